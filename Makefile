@@ -1,0 +1,33 @@
+# The two commands of the README: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+demo: $(VENV)/.installed
+	$(BIN)/clobbermania reproduce solitaire
+	$(BIN)/clobbermania solitaire solve xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo --first any --svg tournament-5x6.svg
+	@echo "picture of the witness written to tournament-5x6.svg"
+
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/solitaire.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

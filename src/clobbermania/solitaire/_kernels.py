@@ -1,0 +1,356 @@
+"""Numba kernels of the Solitaire Clobber solver: bitset moves, bounds, symmetry keys, and a
+resumable depth-first search with a transposition table.
+
+A position is two uint64 bitsets (black, white) over at most 64 squares; ``adj[v]`` is
+the bitset of v's neighbours. ``side`` is 0 when black must move, 1 when white must, 2
+when any colour may (SC2). Everything here is held equal to :mod:`.rules` by the tests.
+
+Beware numba's typing: mixing uint64 with a signed integer gives float64, so every
+constant that meets a bitset is a ``np.uint64``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U8 = np.uint64(8)
+U255 = np.uint64(255)
+M1 = np.uint64(0x5555555555555555)
+M2 = np.uint64(0x3333333333333333)
+M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+H01 = np.uint64(0x0101010101010101)
+S56 = np.uint64(56)
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+S58 = np.uint64(58)
+HASH1 = np.uint64(0x9E3779B97F4A7C15)
+HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
+HASH3 = np.uint64(0x165667B19E3779F9)
+S29 = np.uint64(29)
+S40 = np.uint64(40)
+THREE = np.uint64(3)
+
+_DB_TABLE = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DB_TABLE[(((1 << _i) * int(DEBRUIJN)) % (1 << 64)) >> 58] = _i
+
+FOUND = 1
+EXHAUSTED = 2
+PAUSED = 3
+
+# indices into the search's small int64 state array
+ST_DEPTH = 0
+ST_MODE = 1
+ST_NODES = 2
+ST_BEST = 3
+ST_BEST_LEN = 4
+ST_SIZE = 8
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    x = x - ((x >> U1) & M1)
+    x = (x & M2) + ((x >> np.uint64(2)) & M2)
+    x = (x + (x >> np.uint64(4))) & M4
+    return np.int64((x * H01) >> S56)
+
+
+@njit(cache=True, inline="always")
+def lowbit(x):
+    return x & (~x + U1)
+
+
+@njit(cache=True, inline="always")
+def bit_index(low):
+    return _DB_TABLE[(low * DEBRUIJN) >> S58]
+
+
+@njit(cache=True)
+def flood(start, occ, adj):
+    """The connected component of ``occ`` containing the bitset ``start``."""
+    comp = start
+    frontier = start
+    while frontier != U0:
+        nb = U0
+        f = frontier
+        while f != U0:
+            low = lowbit(f)
+            nb |= adj[bit_index(low)]
+            f ^= low
+        nb &= occ & ~comp
+        comp |= nb
+        frontier = nb
+    return comp
+
+
+@njit(cache=True)
+def static_lower_bound(b, w, adj, blacksq, bipartite):
+    """Sum over groups of stones: a one-coloured group keeps all its stones, a mixed group
+    at least one, and two when the board is bipartite and the group's delta is 0."""
+    occ = b | w
+    rem = occ
+    lb = 0
+    while rem != U0:
+        comp = flood(lowbit(rem), occ, adj)
+        rem &= ~comp
+        cb = comp & b
+        cw = comp & w
+        if cb == U0 or cw == U0:
+            lb += popcount(comp)
+        elif bipartite:
+            clash = popcount(cb & ~blacksq) + popcount(cw & blacksq)
+            if (popcount(comp) + clash) % 3 == 0:
+                lb += 2
+            else:
+                lb += 1
+        else:
+            lb += 1
+    return lb
+
+
+@njit(cache=True)
+def alternation_lower_bound(nb, nw, side):
+    """Under alternation each move removes a stone of the colour not moving; with only the
+    colour counts known, play can go on until one colour runs out."""
+    while True:
+        if nb == 0 or nw == 0:
+            return nb + nw
+        if side == 0:
+            nw -= 1
+            side = 1
+        else:
+            nb -= 1
+            side = 0
+
+
+@njit(cache=True, inline="always")
+def apply_symmetry(table, s, x):
+    r = U0
+    for j in range(8):
+        byte = (x >> (U8 * np.uint64(j))) & U255
+        if byte != U0:
+            r |= table[s, j, byte]
+    return r
+
+
+@njit(cache=True)
+def canonical_key(b, w, side, table, nsym, color_swap):
+    """The least (black, white, side) over the board's symmetries (and the colour swap,
+    which exchanges the colours and the side to move)."""
+    k1 = b
+    k2 = w
+    ks = side
+    if color_swap:
+        sside = side if side == 2 else 1 - side
+        if w < k1 or (w == k1 and (b < k2 or (b == k2 and sside < ks))):
+            k1 = w
+            k2 = b
+            ks = sside
+    for s in range(1, nsym):
+        mb = apply_symmetry(table, s, b)
+        mw = apply_symmetry(table, s, w)
+        if mb < k1 or (mb == k1 and (mw < k2 or (mw == k2 and side < ks))):
+            k1 = mb
+            k2 = mw
+            ks = side
+        if color_swap:
+            sside = side if side == 2 else 1 - side
+            if mw < k1 or (mw == k1 and (mb < k2 or (mb == k2 and sside < ks))):
+                k1 = mw
+                k2 = mb
+                ks = sside
+    return k1, k2, ks
+
+
+@njit(cache=True, inline="always")
+def tt_hash(k1, k2, ks):
+    h = (k1 * HASH1) ^ (k2 * HASH2) ^ (np.uint64(ks + 1) * HASH3)
+    return h ^ (h >> S29)
+
+
+@njit(cache=True)
+def tt_probe(tk1, tk2, tks, tv, mask, k1, k2, ks, h):
+    base = np.int64(h & mask) & ~3
+    for i in range(4):
+        j = base + i
+        if tv[j] != 0 and tk1[j] == k1 and tk2[j] == k2 and tks[j] == ks:
+            return np.int64(tv[j])
+    return 0
+
+
+@njit(cache=True)
+def tt_store(tk1, tk2, tks, tv, mask, k1, k2, ks, h, value):
+    base = np.int64(h & mask) & ~3
+    for i in range(4):
+        j = base + i
+        if tv[j] != 0 and tk1[j] == k1 and tk2[j] == k2 and tks[j] == ks:
+            if value > tv[j]:
+                tv[j] = value
+            return
+    for i in range(4):
+        j = base + i
+        if tv[j] == 0:
+            tk1[j] = k1
+            tk2[j] = k2
+            tks[j] = ks
+            tv[j] = value
+            return
+    j = base + np.int64((h >> S40) & THREE)
+    tk1[j] = k1
+    tk2[j] = k2
+    tks[j] = ks
+    tv[j] = value
+
+
+@njit(cache=True)
+def generate_moves(b, w, side, adj, src, dst):
+    """Fill src/dst with the moves of the colour due (both colours when side == 2), black
+    stones first, each stone's targets in vertex order; return the count."""
+    cnt = 0
+    for col in range(2):
+        if side != 2 and side != col:
+            continue
+        mine = b if col == 0 else w
+        theirs = w if col == 0 else b
+        m = mine
+        while m != U0:
+            low = lowbit(m)
+            s = bit_index(low)
+            t = adj[s] & theirs
+            while t != U0:
+                lt = lowbit(t)
+                src[cnt] = s
+                dst[cnt] = bit_index(lt)
+                cnt += 1
+                t ^= lt
+            m ^= low
+    return cnt
+
+
+@njit(cache=True, inline="always")
+def apply_move(b, w, s, t):
+    """(black, white, mover) after the stone on s clobbers t; mover 0 black, 1 white."""
+    bs = U1 << np.uint64(s)
+    bt = U1 << np.uint64(t)
+    if b & bs:
+        return (b & ~bs) | bt, w & ~bt, 0
+    return b & ~bt, (w & ~bs) | bt, 1
+
+
+@njit(cache=True)
+def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
+           st, sb, sw, ss, keys1, keys2, keyss, msrc, mdst, mscore, nm, mi, best_path,
+           tk1, tk2, tks, tv, max_nodes):
+    """Depth-first search for a sequence leaving at most ``target`` stones.
+
+    Resumable: the stack lives in the arrays, so the caller can stop after ``max_nodes``
+    nodes (PAUSED), check the clock, and call again. Returns FOUND (the path is the moves
+    msrc/mdst[j, mi[j] - 1] for j < st[ST_DEPTH]), EXHAUSTED (no such sequence; every
+    refuted state's lower bound is in the table), or PAUSED. ``st[ST_BEST]`` and
+    ``best_path`` keep the fewest stones seen on any path, for bounds on a time-out.
+    """
+    mask = np.uint64(tv.shape[0] - 1)
+    d = st[ST_DEPTH]
+    mode = st[ST_MODE]
+    nodes = st[ST_NODES]
+    budget = nodes + max_nodes
+    while True:
+        if mode == 0:
+            # enter the node at depth d
+            nodes += 1
+            b = sb[d]
+            w = sw[d]
+            side = ss[d]
+            stones = popcount(b | w)
+            if stones < st[ST_BEST]:
+                st[ST_BEST] = stones
+                st[ST_BEST_LEN] = d
+                for j in range(d):
+                    best_path[j, 0] = msrc[j, mi[j] - 1]
+                    best_path[j, 1] = mdst[j, mi[j] - 1]
+            if stones <= target:
+                st[ST_DEPTH] = d
+                st[ST_NODES] = nodes
+                return FOUND
+            fail = static_lower_bound(b, w, adj, blacksq, bipartite) > target
+            if not fail and not free:
+                fail = alternation_lower_bound(popcount(b), popcount(w), side) > target
+            if not fail:
+                k1, k2, ks = canonical_key(b, w, side, table, nsym, color_swap)
+                h = tt_hash(k1, k2, ks)
+                if tt_probe(tk1, tk2, tks, tv, mask, k1, k2, ks, h) > target:
+                    fail = True
+                else:
+                    keys1[d] = k1
+                    keys2[d] = k2
+                    keyss[d] = ks
+                    cnt = generate_moves(b, w, side, adj, msrc[d], mdst[d])
+                    if cnt == 0:
+                        # play is over here: exactly `stones` remain
+                        tt_store(tk1, tk2, tks, tv, mask, k1, k2, ks, h, stones)
+                        fail = True
+                    else:
+                        # order: children with the smallest lower bound first, then moves
+                        # from squares with few occupied neighbours (clear from the rim)
+                        occ = b | w
+                        for i in range(cnt):
+                            nb2, nw2, mover = apply_move(b, w, msrc[d, i], mdst[d, i])
+                            clb = static_lower_bound(nb2, nw2, adj, blacksq, bipartite)
+                            deg = popcount(adj[msrc[d, i]] & occ)
+                            mscore[d, i] = clb * 64 + deg
+                        # insertion sort by score
+                        for i in range(1, cnt):
+                            sc = mscore[d, i]
+                            s0 = msrc[d, i]
+                            t0 = mdst[d, i]
+                            j = i - 1
+                            while j >= 0 and mscore[d, j] > sc:
+                                mscore[d, j + 1] = mscore[d, j]
+                                msrc[d, j + 1] = msrc[d, j]
+                                mdst[d, j + 1] = mdst[d, j]
+                                j -= 1
+                            mscore[d, j + 1] = sc
+                            msrc[d, j + 1] = s0
+                            mdst[d, j + 1] = t0
+                        nm[d] = cnt
+                        mi[d] = 0
+                        mode = 1
+                        continue
+            # this node fails: back to the parent
+            if d == 0:
+                st[ST_DEPTH] = 0
+                st[ST_NODES] = nodes
+                return EXHAUSTED
+            d -= 1
+            mode = 1
+        else:
+            # try the next child of the node at depth d
+            if nodes >= budget:
+                st[ST_DEPTH] = d
+                st[ST_MODE] = 1
+                st[ST_NODES] = nodes
+                return PAUSED
+            i = mi[d]
+            if i < nm[d]:
+                if mscore[d, i] // 64 > target:
+                    mi[d] = nm[d]  # sorted: every remaining child is refuted by its bound
+                    continue
+                mi[d] = i + 1
+                nb2, nw2, mover = apply_move(sb[d], sw[d], msrc[d, i], mdst[d, i])
+                sb[d + 1] = nb2
+                sw[d + 1] = nw2
+                ss[d + 1] = 2 if free else 1 - mover
+                d += 1
+                mode = 0
+            else:
+                k1 = keys1[d]
+                k2 = keys2[d]
+                ks = keyss[d]
+                tt_store(tk1, tk2, tks, tv, mask, k1, k2, ks, tt_hash(k1, k2, ks), target + 1)
+                if d == 0:
+                    st[ST_DEPTH] = 0
+                    st[ST_NODES] = nodes
+                    return EXHAUSTED
+                d -= 1

@@ -1,0 +1,351 @@
+"""Exact Solitaire Clobber solver (SC with alternation, and SC2 without).
+
+:func:`solve` finds the fewest stones a position can be reduced to, with a witness move
+sequence and the reason that no sequence does better. It searches for a sequence leaving
+at most k stones for k = lower bound, lower bound + 1, ...; each failed k is a proof
+(the search is exhaustive up to the transposition table and the bounds, which are
+sound). The search is a numba depth-first search on bitsets (:mod:`._kernels`) with
+
+* a transposition table keyed by the position up to the board's symmetries and the
+  colour swap, holding a proved lower bound for each refuted state;
+* the group bound: stones never cross between groups of stones, a one-coloured group
+  never moves, and a group whose delta is 0 (mod 3) keeps two stones (Lemma 3);
+* under alternation, the colour-count bound;
+* the theorems (1-D formula, Theorem 5) as bounds where they apply;
+* in SC2, separate groups solved independently;
+* moves ordered by the child's bound, then from the rim inwards.
+
+>>> from clobbermania.stones import Position
+>>> r = solve(Position.from_string("xoxoxo/oxoxox"))
+>>> r.stones_left, r.exact, r.proof.split(":")[0]
+(2, True, 'delta invariant')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from ..graphs import components
+from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position
+from . import _kernels as K
+from .rules import replay
+from .theory import component_lower_bound, theorem_lower_bound
+
+MAX_SQUARES = 64
+_CHUNK = 1 << 16  # nodes between clock checks
+
+
+@dataclass(frozen=True)
+class SolitaireResult:
+    """What :func:`solve` found.
+
+    ``stones_left`` is the stones left by the witness ``moves``; when ``exact`` it is the
+    optimum, otherwise the optimum lies in [``lower_bound``, ``stones_left``].
+    """
+
+    position: Position
+    free: bool
+    first: int | None
+    stones_left: int
+    lower_bound: int
+    exact: bool
+    moves: tuple[Move, ...]
+    proof: str
+    nodes: int
+    seconds: float
+    stats: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def upper_bound(self) -> int:
+        return self.stones_left
+
+    def move_strings(self) -> list[str]:
+        return [m.to_str(self.position.board) for m in self.moves]
+
+    def to_dict(self) -> dict:
+        return {
+            "board": self.position.text(),
+            "graph": None if self.position.board.is_grid else self.position.board.describe(),
+            "rules": "SC2" if self.free else "SC",
+            "stones_left": self.stones_left,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.stones_left,
+            "exact": self.exact,
+            "moves": self.move_strings(),
+            "proof": self.proof,
+            "first": COLOR_NAMES.get(self.first),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+class _Search:
+    """The kernel's arrays for one board, shared by every target and side."""
+
+    def __init__(self, board: Board, free: bool, tt_bits: int):
+        n = board.n
+        self.board = board
+        self.free = free
+        self.adj = np.array(board.adjacency_masks, dtype=np.uint64)
+        colors = board.square_colors
+        self.bipartite = colors is not None
+        self.blacksq = np.uint64(sum(1 << v for v in range(n) if colors and colors[v] == BLACK))
+        perms = board.symmetries()
+        self.table = np.zeros((len(perms), 8, 256), dtype=np.uint64)
+        for s, perm in enumerate(perms):
+            for j in range(8):
+                for byte in range(1, 256):
+                    m = 0
+                    for i in range(8):
+                        v = 8 * j + i
+                        if byte >> i & 1 and v < n:
+                            m |= 1 << perm[v]
+                    self.table[s, j, byte] = m
+        self.nsym = len(perms)
+        maxm = max(1, 2 * sum(len(board.neighbors(v)) for v in range(n)))
+        depth = n + 2
+        self.st = np.zeros(K.ST_SIZE, dtype=np.int64)
+        self.sb = np.zeros(depth, dtype=np.uint64)
+        self.sw = np.zeros(depth, dtype=np.uint64)
+        self.ss = np.zeros(depth, dtype=np.int64)
+        self.k1 = np.zeros(depth, dtype=np.uint64)
+        self.k2 = np.zeros(depth, dtype=np.uint64)
+        self.ks = np.zeros(depth, dtype=np.int64)
+        self.msrc = np.zeros((depth, maxm), dtype=np.int64)
+        self.mdst = np.zeros((depth, maxm), dtype=np.int64)
+        self.mscore = np.zeros((depth, maxm), dtype=np.int64)
+        self.nm = np.zeros(depth, dtype=np.int64)
+        self.mi = np.zeros(depth, dtype=np.int64)
+        self.best_path = np.zeros((depth, 2), dtype=np.int64)
+        size = 1 << tt_bits
+        self.tk1 = np.zeros(size, dtype=np.uint64)
+        self.tk2 = np.zeros(size, dtype=np.uint64)
+        self.tks = np.zeros(size, dtype=np.int64)
+        self.tv = np.zeros(size, dtype=np.int8)
+        self.nodes = 0
+
+    def start(self, black: int, white: int, side: int) -> None:
+        self.st[:] = 0
+        self.st[K.ST_BEST] = 1 << 30
+        self.sb[0] = black
+        self.sw[0] = white
+        self.ss[0] = side
+
+    def run(self, target: int, max_nodes: int) -> int:
+        before = int(self.st[K.ST_NODES])
+        status = K.search(self.adj, self.blacksq, self.bipartite, self.table, self.nsym, True,
+                          self.free, target, self.st, self.sb, self.sw, self.ss, self.k1,
+                          self.k2, self.ks, self.msrc, self.mdst, self.mscore, self.nm,
+                          self.mi, self.best_path, self.tk1, self.tk2, self.tks, self.tv,
+                          max_nodes)
+        self.nodes += int(self.st[K.ST_NODES]) - before
+        return int(status)
+
+    def found_path(self) -> list[Move]:
+        d = int(self.st[K.ST_DEPTH])
+        return [Move(int(self.msrc[j, self.mi[j] - 1]), int(self.mdst[j, self.mi[j] - 1]))
+                for j in range(d)]
+
+    def best(self) -> tuple[int, list[Move]]:
+        d = int(self.st[K.ST_BEST_LEN])
+        return int(self.st[K.ST_BEST]), [Move(int(self.best_path[j, 0]),
+                                              int(self.best_path[j, 1])) for j in range(d)]
+
+
+class _Clock:
+    def __init__(self, time_limit: float | None, node_limit: int | None, progress):
+        self.t0 = time.perf_counter()
+        self.deadline = None if time_limit is None else self.t0 + time_limit
+        self.node_limit = node_limit
+        self.progress = progress
+
+    def expired(self, nodes: int) -> bool:
+        if self.node_limit is not None and nodes >= self.node_limit:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+
+def solve(
+    position: Position,
+    *,
+    free: bool = False,
+    first: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    use_theorems: bool = True,
+    tt_bits: int = 22,
+    progress: Callable[[dict], None] | None = None,
+) -> SolitaireResult:
+    """The fewest stones ``position`` can be reduced to, with a witness and a proof.
+
+    ``free=False`` is SC (colours alternate, starting with ``first``: BLACK, WHITE, or
+    None to let the solver choose); ``free=True`` is SC2. With a ``time_limit`` (seconds)
+    or ``node_limit`` the search may stop early and return ``exact=False`` with the
+    proved ``lower_bound`` and the best witness found. Ctrl-C does the same.
+    ``use_theorems=False`` proves theorem values by search instead of citing them.
+    ``progress`` is called now and then with a dict (target, nodes, seconds).
+
+    >>> from clobbermania.stones import Position
+    >>> solve(Position.from_string("xoxoxoxoxoxo"), first=BLACK).stones_left
+    3
+    """
+    board = position.board
+    if board.n > MAX_SQUARES:
+        raise UnsupportedError(f"the exact solver handles boards of up to {MAX_SQUARES} "
+                               f"squares; this one has {board.n}")
+    if first not in (None, BLACK, WHITE):
+        raise UnsupportedError(f"first must be BLACK, WHITE or None, not {first!r}")
+    clock = _Clock(time_limit, node_limit, progress)
+    stones = position.stone_count()
+    if stones == 0:
+        return SolitaireResult(position, free, None if free else first or BLACK, 0, 0, True,
+                               (), "no stones on the board", 0, clock.elapsed())
+    search = _Search(board, free, tt_bits)
+    if free:
+        result = _solve_free(position, search, clock)
+    else:
+        result = _solve_alternating(position, search, clock, first, use_theorems)
+    check = replay(position, result.moves, free=free, first=result.first)
+    if not check.valid or check.stones_left != result.stones_left:  # pragma: no cover
+        raise AssertionError(f"solver witness failed the reference replay: {check.error}")
+    return result
+
+
+def _lower_bound(position: Position, free: bool, side: int | None,
+                 use_theorems: bool) -> tuple[int, str]:
+    lb, why = component_lower_bound(position)
+    if not free:
+        sides = (0, 1) if side is None else (side,)
+        alt = min(int(K.alternation_lower_bound(position.stone_count(BLACK),
+                                                position.stone_count(WHITE), s)) for s in sides)
+        if alt > lb:
+            lb, why = alt, "colour counts: under alternation each move removes a stone of " \
+                           "the colour not moving"
+    if use_theorems:
+        thm = theorem_lower_bound(position, free)
+        if thm is not None and thm[0] > lb:
+            lb, why = thm
+    return lb, why
+
+
+def _solve_alternating(position: Position, search: _Search, clock: _Clock, first: int | None,
+                       use_theorems: bool) -> SolitaireResult:
+    sides = (0, 1) if first is None else ((0,) if first == BLACK else (1,))
+    lb0, why = _lower_bound(position, False, None if first is None else sides[0], use_theorems)
+    k = lb0
+    best: tuple[int, list[Move], int] = (position.stone_count(), [], sides[0])
+    interrupted = False
+    while True:
+        outcome = []
+        for side in sides:
+            search.start(position.black, position.white, side)
+            status = K.PAUSED
+            try:
+                while status == K.PAUSED:
+                    if clock.expired(search.nodes):
+                        break
+                    status = search.run(k, _CHUNK)
+                    if clock.progress:
+                        clock.progress({"target": k, "nodes": search.nodes,
+                                        "seconds": clock.elapsed()})
+            except KeyboardInterrupt:
+                interrupted = True
+            seen, path = search.best()
+            if seen < best[0]:
+                best = (seen, path, side)
+            if status == K.FOUND:
+                path = search.found_path()
+                left = position.stone_count() - len(path)
+                if k == lb0:
+                    proof = f"{why}; the witness meets this bound"
+                else:
+                    proof = (f"exhaustive search: {search.nodes} nodes rule out "
+                             f"{k - 1} stone{'s' if k - 1 != 1 else ''} or fewer")
+                return _result(position, False, side, left, left, True, path, proof,
+                               search, clock)
+            outcome.append(status)
+            if status != K.EXHAUSTED or interrupted:
+                break
+        if interrupted or any(s != K.EXHAUSTED for s in outcome):
+            left, path, side = best
+            return _result(position, False, side, left, k, False, path,
+                           f"search stopped after {search.nodes} nodes: at least {k} "
+                           f"stones ({'interrupted' if interrupted else 'limit reached'})",
+                           search, clock)
+        k += 1
+
+
+def _solve_free(position: Position, search: _Search, clock: _Clock) -> SolitaireResult:
+    """SC2: groups of stones never interact, so each is solved on its own."""
+    board = position.board
+    total_left = total_lb = 0
+    moves: list[Move] = []
+    exact = True
+    proofs = []
+    groups = components(board, position.stones())
+    for comp in groups:
+        cells = bytearray(board.n)
+        for v in comp:
+            cells[v] = position.cells[v]
+        sub = Position(board, bytes(cells))
+        lb, why = _lower_bound(sub, True, None, False)
+        k = lb
+        interrupted = False
+        while True:
+            search.start(sub.black, sub.white, 2)
+            status = K.PAUSED
+            try:
+                while status == K.PAUSED and not clock.expired(search.nodes):
+                    status = search.run(k, _CHUNK)
+                    if clock.progress:
+                        clock.progress({"target": k, "nodes": search.nodes,
+                                        "seconds": clock.elapsed()})
+            except KeyboardInterrupt:
+                interrupted = True
+            if status == K.FOUND:
+                path = search.found_path()
+                proofs.append("bound" if k == lb else "search")
+                left = sub.stone_count() - len(path)
+                total_left += left
+                total_lb += left
+                moves += path
+                break
+            if status == K.EXHAUSTED and not interrupted:
+                k += 1
+                continue
+            seen, path = search.best()
+            total_left += seen
+            total_lb += k
+            moves += path
+            exact = False
+            break
+    if not exact:
+        proof = f"search stopped after {search.nodes} nodes: at least {total_lb} stones"
+    elif all(p == "bound" for p in proofs):
+        _, why = component_lower_bound(position)
+        proof = f"{why}; the witness meets this bound"
+        if len(groups) > 1:
+            proof += f" ({len(groups)} independent groups)"
+    else:
+        proof = (f"exhaustive search: {search.nodes} nodes over {len(groups)} independent "
+                 f"group{'s' if len(groups) > 1 else ''} rule out fewer stones")
+    return _result(position, True, None, total_left, total_lb, exact, moves, proof, search, clock)
+
+
+def _result(position, free, side, left, lb, exact, path, proof, search, clock) -> SolitaireResult:
+    first = None if free else (BLACK if side == 0 else WHITE)
+    if not free and path:
+        first = position.cells[path[0].src]
+    return SolitaireResult(position, free, first, left, lb, exact, tuple(path), proof,
+                           search.nodes, clock.elapsed(), {"tt_size": int(search.tv.shape[0])})
+
+
+__all__ = ["solve", "SolitaireResult", "MAX_SQUARES", "EMPTY"]
