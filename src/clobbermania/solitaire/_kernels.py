@@ -205,6 +205,145 @@ def tt_store(tk1, tk2, tks, tv, mask, k1, k2, ks, h, value):
 
 
 @njit(cache=True)
+def translate_to_origin(b, w, cols):
+    """Shift a group of stones on a grid (or path) to the top-left corner: on such boards a
+    group's game depends only on its shape and colours, not on where it stands."""
+    occ = b | w
+    minrow = bit_index(lowbit(occ)) // cols
+    mincol = cols
+    m = occ
+    while m != U0:
+        low = lowbit(m)
+        c = bit_index(low) % cols
+        if c < mincol:
+            mincol = c
+        m ^= low
+    sh = np.uint64(minrow * cols + mincol)
+    return b >> sh, w >> sh
+
+
+@njit(cache=True)
+def group_key(b, w, table, nsym, translate, cols):
+    """Canonical key of one group of stones under SC2: least over the symmetries and the
+    colour swap, after translation to the origin where the board allows it."""
+    k1 = ~U0
+    k2 = ~U0
+    for s in range(nsym):
+        mb = b
+        mw = w
+        if s > 0:
+            mb = apply_symmetry(table, s, b)
+            mw = apply_symmetry(table, s, w)
+        if translate:
+            mb, mw = translate_to_origin(mb, mw, cols)
+        if mb < k1 or (mb == k1 and mw < k2):
+            k1 = mb
+            k2 = mw
+        if mw < k1 or (mw == k1 and mb < k2):
+            k1 = mw
+            k2 = mb
+    return k1, k2
+
+
+@njit(cache=True)
+def group_static_bound(b, w, blacksq, bipartite):
+    """The bound of one mixed group: 2 when its delta is 0 (mod 3), else 1."""
+    if bipartite:
+        clash = popcount(b & ~blacksq) + popcount(w & blacksq)
+        if (popcount(b | w) + clash) % 3 == 0:
+            return 2
+    return 1
+
+
+@njit(cache=True)
+def group_value(b, w, adj, blacksq, bipartite, table, nsym, translate, cols,
+                gk1, gk2, gks, gv, counter):
+    """The exact SC2 optimum of one connected mixed group of stones, memoized.
+
+    In SC2 separate groups never interact, so a move's value is the sum of the values of
+    the groups it leaves. Returns -1 when ``counter[0]`` passes ``counter[1]`` (the
+    budget); values already computed stay in the table.
+    """
+    k1, k2 = group_key(b, w, table, nsym, translate, cols)
+    mask = np.uint64(gv.shape[0] - 1)
+    h = tt_hash(k1, k2, 2)
+    v = tt_probe(gk1, gk2, gks, gv, mask, k1, k2, 2, h)
+    if v > 0:
+        return v
+    if counter[0] >= counter[1]:
+        return -1
+    counter[0] += 1
+    counter[2] += 1
+    lb = group_static_bound(b, w, blacksq, bipartite)
+    best = popcount(b | w)
+    occ = b | w
+    # every move of either colour
+    for col in range(2):
+        mine = b if col == 0 else w
+        theirs = w if col == 0 else b
+        m = mine
+        while m != U0 and best > lb:
+            low = lowbit(m)
+            s = bit_index(low)
+            t = adj[s] & theirs
+            while t != U0 and best > lb:
+                lt = lowbit(t)
+                nb, nw, mover = apply_move(b, w, s, bit_index(lt))
+                t ^= lt
+                nocc = nb | nw
+                # quick bound on the child before any recursion
+                if static_lower_bound(nb, nw, adj, blacksq, bipartite) >= best:
+                    continue
+                total = 0
+                rem = nocc
+                while rem != U0 and total < best:
+                    comp = flood(lowbit(rem), nocc, adj)
+                    rem &= ~comp
+                    cb = comp & nb
+                    cw = comp & nw
+                    if cb == U0 or cw == U0:
+                        total += popcount(comp)
+                    else:
+                        gvv = group_value(cb, cw, adj, blacksq, bipartite, table, nsym,
+                                          translate, cols, gk1, gk2, gks, gv, counter)
+                        if gvv < 0:
+                            return -1
+                        total += gvv
+                if total < best:
+                    best = total
+            m ^= low
+    tt_store(gk1, gk2, gks, gv, mask, k1, k2, 2, h, best)
+    return best
+
+
+@njit(cache=True)
+def free_lower_bound(b, w, adj, blacksq, bipartite, table, nsym, translate, cols,
+                     gk1, gk2, gks, gv, counter, group_limit):
+    """Sum over groups of their SC2 optimum (exact for groups of at most ``group_limit``
+    stones within the budget, the static bound otherwise). In SC2 this is the optimum;
+    in SC, where alternation only removes options, it is a lower bound."""
+    occ = b | w
+    rem = occ
+    lb = 0
+    while rem != U0:
+        comp = flood(lowbit(rem), occ, adj)
+        rem &= ~comp
+        cb = comp & b
+        cw = comp & w
+        if cb == U0 or cw == U0:
+            lb += popcount(comp)
+            continue
+        v = -1
+        if popcount(comp) <= group_limit:
+            v = group_value(cb, cw, adj, blacksq, bipartite, table, nsym, translate, cols,
+                            gk1, gk2, gks, gv, counter)
+        if v < 0:
+            v = group_static_bound(cb, cw, blacksq, bipartite)
+        lb += v
+    return lb
+
+
+@njit(cache=True)
 def generate_moves(b, w, side, adj, src, dst):
     """Fill src/dst with the moves of the colour due (both colours when side == 2), black
     stones first, each stone's targets in vertex order; return the count."""
@@ -242,7 +381,8 @@ def apply_move(b, w, s, t):
 @njit(cache=True)
 def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
            st, sb, sw, ss, keys1, keys2, keyss, msrc, mdst, mscore, nm, mi, best_path,
-           tk1, tk2, tks, tv, max_nodes):
+           tk1, tk2, tks, tv, max_nodes, translate, cols, gk1, gk2, gks, gv, counter,
+           group_limit, group_budget):
     """Depth-first search for a sequence leaving at most ``target`` stones.
 
     Resumable: the stack lives in the arrays, so the caller can stop after ``max_nodes``
@@ -277,6 +417,11 @@ def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
             fail = static_lower_bound(b, w, adj, blacksq, bipartite) > target
             if not fail and not free:
                 fail = alternation_lower_bound(popcount(b), popcount(w), side) > target
+            if not fail and group_limit > 0:
+                counter[0] = 0
+                counter[1] = group_budget
+                fail = free_lower_bound(b, w, adj, blacksq, bipartite, table, nsym, translate,
+                                        cols, gk1, gk2, gks, gv, counter, group_limit) > target
             if not fail:
                 k1, k2, ks = canonical_key(b, w, side, table, nsym, color_swap)
                 h = tt_hash(k1, k2, ks)

@@ -127,6 +127,21 @@ class _Search:
         self.tk2 = np.zeros(size, dtype=np.uint64)
         self.tks = np.zeros(size, dtype=np.int64)
         self.tv = np.zeros(size, dtype=np.int8)
+        # SC2 values of groups of stones (exact, memoized across targets and sides)
+        gsize = 1 << max(10, tt_bits - 2)
+        self.gk1 = np.zeros(gsize, dtype=np.uint64)
+        self.gk2 = np.zeros(gsize, dtype=np.uint64)
+        self.gks = np.zeros(gsize, dtype=np.int64)
+        self.gv = np.zeros(gsize, dtype=np.int8)
+        self.counter = np.zeros(3, dtype=np.int64)
+        # on grids and paths a group's game does not depend on where it stands
+        self.translate = board.is_grid or board.name.startswith("path:")
+        self.cols = board.cols if board.is_grid else board.n
+        # exact group values pay off where moves split groups quickly (paths, cycles,
+        # rows); on 2-D boards only small groups are evaluated
+        max_degree = max(len(board.neighbors(v)) for v in range(n))
+        self.group_limit = 64 if (free or max_degree <= 2) else 10
+        self.group_budget = 1 << 40 if (free or max_degree <= 2) else 2000
         self.nodes = 0
 
     def start(self, black: int, white: int, side: int) -> None:
@@ -142,9 +157,18 @@ class _Search:
                           self.free, target, self.st, self.sb, self.sw, self.ss, self.k1,
                           self.k2, self.ks, self.msrc, self.mdst, self.mscore, self.nm,
                           self.mi, self.best_path, self.tk1, self.tk2, self.tks, self.tv,
-                          max_nodes)
+                          max_nodes, self.translate, self.cols, self.gk1, self.gk2, self.gks,
+                          self.gv, self.counter, self.group_limit, self.group_budget)
         self.nodes += int(self.st[K.ST_NODES]) - before
         return int(status)
+
+    @property
+    def group_nodes(self) -> int:
+        return int(self.counter[2])
+
+    def nodes_text(self) -> str:
+        return (f"{self.nodes + self.group_nodes} nodes ({self.nodes} in the main search, "
+                f"{self.group_nodes} computing exact SC2 values of groups)")
 
     def found_path(self) -> list[Move]:
         d = int(self.st[K.ST_DEPTH])
@@ -267,7 +291,7 @@ def _solve_alternating(position: Position, search: _Search, clock: _Clock, first
                 if k == lb0:
                     proof = f"{why}; the witness meets this bound"
                 else:
-                    proof = (f"exhaustive search: {search.nodes} nodes rule out "
+                    proof = (f"exhaustive search: {search.nodes_text()} rule out "
                              f"{k - 1} stone{'s' if k - 1 != 1 else ''} or fewer")
                 return _result(position, False, side, left, left, True, path, proof,
                                search, clock)
@@ -335,7 +359,7 @@ def _solve_free(position: Position, search: _Search, clock: _Clock) -> Solitaire
         if len(groups) > 1:
             proof += f" ({len(groups)} independent groups)"
     else:
-        proof = (f"exhaustive search: {search.nodes} nodes over {len(groups)} independent "
+        proof = (f"exhaustive search: {search.nodes_text()} over {len(groups)} independent "
                  f"group{'s' if len(groups) > 1 else ''} rule out fewer stones")
     return _result(position, True, None, total_left, total_lb, exact, moves, proof, search, clock)
 
@@ -345,7 +369,9 @@ def _result(position, free, side, left, lb, exact, path, proof, search, clock) -
     if not free and path:
         first = position.cells[path[0].src]
     return SolitaireResult(position, free, first, left, lb, exact, tuple(path), proof,
-                           search.nodes, clock.elapsed(), {"tt_size": int(search.tv.shape[0])})
+                           search.nodes + search.group_nodes, clock.elapsed(),
+                           {"search_nodes": search.nodes, "group_nodes": search.group_nodes,
+                            "tt_size": int(search.tv.shape[0])})
 
 
 __all__ = ["solve", "SolitaireResult", "MAX_SQUARES", "EMPTY"]
