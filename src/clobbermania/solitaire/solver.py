@@ -365,8 +365,9 @@ def _solve_free(position: Position, search: _Search, clock: _Clock) -> Solitaire
 
 
 def _result(position, free, side, left, lb, exact, path, proof, search, clock) -> SolitaireResult:
-    first = None if free else (BLACK if side == 0 else WHITE)
-    if not free and path:
+    # under SC2 no colour is due; report the colour of the witness's first move anyway
+    first = BLACK if side in (0, None) else WHITE
+    if path:
         first = position.cells[path[0].src]
     return SolitaireResult(position, free, first, left, lb, exact, tuple(path), proof,
                            search.nodes + search.group_nodes, clock.elapsed(),
