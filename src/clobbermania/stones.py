@@ -13,8 +13,8 @@ general graph a square is its vertex label and a move is ``3-7``.
 >>> p = Position.from_string("xo./ox.")
 >>> str(p)
 'xo./ox.'
->>> [str(m) for m in p.moves()]
-['a1-b1', 'a1-a2', 'b1-b2', 'b2-a2', 'a2-a1', 'b2-b1']
+>>> [m.to_str(p.board) for m in p.moves()]
+['a1-b1', 'a1-a2', 'b2-b1', 'b2-a2', 'b1-a1', 'b1-b2', 'a2-a1', 'a2-b2']
 """
 
 from __future__ import annotations
@@ -454,7 +454,9 @@ class Position:
         return self.cells.count(color)
 
     def stones(self, color: int | None = None) -> list[int]:
-        return [v for v, c in enumerate(self.cells) if (c != EMPTY if color is None else c == color)]
+        if color is None:
+            return [v for v, c in enumerate(self.cells) if c != EMPTY]
+        return [v for v, c in enumerate(self.cells) if c == color]
 
     # -- moves (the reference move generator) ---------------------------------------------
     def moves(self, color: int | None = None) -> list[Move]:

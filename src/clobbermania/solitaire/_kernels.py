@@ -276,7 +276,6 @@ def group_value(b, w, adj, blacksq, bipartite, table, nsym, translate, cols,
     counter[2] += 1
     lb = group_static_bound(b, w, blacksq, bipartite)
     best = popcount(b | w)
-    occ = b | w
     # every move of either colour
     for col in range(2):
         mine = b if col == 0 else w
