@@ -394,7 +394,8 @@ def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
     d = st[ST_DEPTH]
     mode = st[ST_MODE]
     nodes = st[ST_NODES]
-    budget = nodes + max_nodes
+    # group-value nodes count as work too, so a chunk stays short
+    budget = nodes + counter[2] + max_nodes
     while True:
         if mode == 0:
             # enter the node at depth d
@@ -471,7 +472,7 @@ def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
             mode = 1
         else:
             # try the next child of the node at depth d
-            if nodes >= budget:
+            if nodes + counter[2] >= budget:
                 st[ST_DEPTH] = d
                 st[ST_MODE] = 1
                 st[ST_NODES] = nodes
