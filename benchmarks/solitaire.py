@@ -5,7 +5,8 @@ Prints, for BENCHMARKS.md:
   * median and max seconds over 20 seeded random 5x5 two-colour fillings, each proved
     exact (first colour chosen by the solver, and black first);
   * seconds to prove the 1-D bound for A_n (theorems off) for n = 30 and beyond;
-  * search nodes per second on a hard search (8x8 checkerboard, 5 s).
+  * the 7x7 and 8x8 checkerboards (beyond the targets);
+  * search nodes per second on a hard search (a seeded random 7x7 board with holes, 5 s).
 Each time is the median of --repeat runs (time.perf_counter), after a warm-up that
 compiles the numba kernels. No peer program solves Solitaire Clobber (OpenSpiel, pycgt
 and CGSuite have no solitaire variant), so there is no side-by-side column.
@@ -74,13 +75,24 @@ def main() -> None:
             print(f"  A_{n} {'SC2' if free else 'SC '}: {r.stones_left} stones (formula "
                   f"{one_d_value(n)}), proved={ok}, {r.nodes} nodes, {sec:.3f} s")
 
-    print("\nsearch speed (8x8 checkerboard, black first, 5 s budget)")
-    t0 = time.perf_counter()
-    r = solve(Position.checkerboard(8, 8), first=BLACK, time_limit=5)
-    sec = time.perf_counter() - t0
-    print(f"  {r.stats['search_nodes'] / sec:,.0f} nodes/s; bounds {r.lower_bound}.."
-          f"{r.stones_left} (exact={r.exact})")
+    print("\nlarger checkerboards (Theorem 5 values: 7x7 -> 1, 8x8 -> 1)")
+    for rows, cols in ((7, 7), (8, 8)):
+        for first in (BLACK, WHITE):
+            sec, r = timed(Position.checkerboard(rows, cols), args.repeat, first=first,
+                           time_limit=60)
+            print(f"  {rows}x{cols} {'black' if first == BLACK else 'white'} first: "
+                  f"{r.stones_left} stones, exact={r.exact}, {r.nodes} nodes, {sec:.3f} s")
 
+    print("\nsearch speed (seeded random 7x7 board with holes, black first, 5 s budget)")
+    rng = random.Random(11)
+    boards = [bytes(rng.choice((0, 1, 1, 2, 2)) for _ in range(49)) for _ in range(4)]
+    hard = Position(Board.grid(7, 7), boards[3])
+    t0 = time.perf_counter()
+    r = solve(hard, first=BLACK, time_limit=5)
+    sec = time.perf_counter() - t0
+    print(f"  {hard.text()}: {r.stats['search_nodes'] / sec:,.0f} search nodes/s "
+          f"(+{r.stats['group_nodes']:,} group nodes); bounds {r.lower_bound}..{r.stones_left} "
+          f"(exact={r.exact})")
 
 if __name__ == "__main__":
     main()

@@ -25,10 +25,12 @@ H01 = np.uint64(0x0101010101010101)
 S56 = np.uint64(56)
 DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 S58 = np.uint64(58)
-HASH1 = np.uint64(0x9E3779B97F4A7C15)
-HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
 HASH3 = np.uint64(0x165667B19E3779F9)
-S29 = np.uint64(29)
+S27 = np.uint64(27)
+S30 = np.uint64(30)
+S31 = np.uint64(31)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
 S40 = np.uint64(40)
 THREE = np.uint64(3)
 
@@ -165,9 +167,20 @@ def canonical_key(b, w, side, table, nsym, color_swap):
 
 
 @njit(cache=True, inline="always")
+def mix64(x):
+    # the splitmix64 finaliser: every input bit reaches every output bit, which matters
+    # because the table index takes the low bits and keys often differ only in high bits
+    x ^= x >> S30
+    x *= MIX1
+    x ^= x >> S27
+    x *= MIX2
+    x ^= x >> S31
+    return x
+
+
+@njit(cache=True, inline="always")
 def tt_hash(k1, k2, ks):
-    h = (k1 * HASH1) ^ (k2 * HASH2) ^ (np.uint64(ks + 1) * HASH3)
-    return h ^ (h >> S29)
+    return mix64(k1 ^ mix64(k2 + np.uint64(ks + 1) * HASH3))
 
 
 @njit(cache=True)
@@ -437,14 +450,19 @@ def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
                         tt_store(tk1, tk2, tks, tv, mask, k1, k2, ks, h, stones)
                         fail = True
                     else:
-                        # order: children with the smallest lower bound first, then moves
-                        # from squares with few occupied neighbours (clear from the rim)
+                        # Order: children with the smallest lower bound first; then moves
+                        # from squares with few occupied neighbours (clear from the rim);
+                        # then moves that land the stone next to many stones it can still
+                        # capture (keeps the mover mobile). Measured on checkerboards up
+                        # to 8x8 and random 7x7 boards, this finds witnesses orders of
+                        # magnitude sooner than rim order alone.
                         occ = b | w
                         for i in range(cnt):
                             nb2, nw2, mover = apply_move(b, w, msrc[d, i], mdst[d, i])
                             clb = static_lower_bound(nb2, nw2, adj, blacksq, bipartite)
                             deg = popcount(adj[msrc[d, i]] & occ)
-                            mscore[d, i] = clb * 64 + deg
+                            prey = popcount(adj[mdst[d, i]] & (nw2 if mover == 0 else nb2))
+                            mscore[d, i] = (clb << 20) + deg * 64 + (64 - prey)
                         # insertion sort by score
                         for i in range(1, cnt):
                             sc = mscore[d, i]
@@ -479,7 +497,7 @@ def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
                 return PAUSED
             i = mi[d]
             if i < nm[d]:
-                if mscore[d, i] // 64 > target:
+                if (mscore[d, i] >> 20) > target:
                     mi[d] = nm[d]  # sorted: every remaining child is refuted by its bound
                     continue
                 mi[d] = i + 1
