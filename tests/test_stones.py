@@ -395,7 +395,7 @@ def test_hamming_numbering(sizes):
             x //= a
         tuples.append(tuple(reversed(t)))
     expected = {frozenset((u, v)) for u in range(n) for v in range(n)
-                if sum(p != q for p, q in zip(tuples[u], tuples[v])) == 1}
+                if sum(p != q for p, q in zip(tuples[u], tuples[v], strict=True)) == 1}
     assert edge_set(b) == expected
     assert len(list(b.edges())) == n * sum(a - 1 for a in sizes) // 2
 
@@ -506,8 +506,6 @@ def test_edge_list_missing_file(tmp_path):
         read_edge_list(tmp_path)  # a directory
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: read_edge_list lets UnicodeDecodeError "
-                   "escape on a non-UTF-8 file instead of raising BoardError")
 def test_edge_list_binary_file(tmp_path):
     f = tmp_path / "g.bin"
     f.write_bytes(b"\x80\x81 1 2\n")

@@ -25,6 +25,7 @@ from .stones import Board
 
 #: Refuse graphs whose adjacency would not fit comfortably in memory.
 MAX_GRAPH_VERTICES = 1 << 20
+MAX_GRAPH_EDGES = 1 << 21
 
 
 def grid(rows: int, cols: int) -> Board:
@@ -63,7 +64,7 @@ def cycle(n: int) -> Board:
 
 def complete(n: int) -> Board:
     """The complete graph K_n."""
-    _check_size(n, "complete graph")
+    _check_size(n, "complete graph", n * (n - 1) // 2)
     return Board.from_edges(n, itertools.combinations(range(n), 2), name=f"complete:{n}")
 
 
@@ -81,7 +82,7 @@ def hamming(*sizes: int) -> Board:
     n = 1
     for a in sizes:
         n *= a
-    _check_size(n, "Hamming graph")
+    _check_size(n, "Hamming graph", n * sum(a - 1 for a in sizes) // 2)
     tuples = list(itertools.product(*(range(a) for a in sizes)))
     index = {t: i for i, t in enumerate(tuples)}
     edges = []
@@ -136,6 +137,8 @@ def read_edge_list(path: str | os.PathLike) -> Board:
             lines = fh.read().splitlines()
     except OSError as exc:
         raise BoardError(f"cannot read edge-list file {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise BoardError(f"edge-list file {str(path)!r} is not UTF-8 text") from None
     g = nx.Graph()
     for lineno, line in enumerate(lines, start=1):
         body = line.split("#", 1)[0].strip()
@@ -201,11 +204,13 @@ def parse_graph_spec(spec: str) -> Board:
                      "hamming:a,b,..., hypercube:d or an edge-list file")
 
 
-def _check_size(n: int, what: str) -> None:
+def _check_size(n: int, what: str, edges: int = 0) -> None:
     if n < 1:
         raise BoardError(f"a {what} needs at least one vertex, not {n}")
     if n > MAX_GRAPH_VERTICES:
         raise BoardError(f"a {what} with {n} vertices is too large (limit {MAX_GRAPH_VERTICES})")
+    if edges > MAX_GRAPH_EDGES:
+        raise BoardError(f"a {what} with {edges} edges is too large (limit {MAX_GRAPH_EDGES})")
 
 
 def as_networkx(board: Board) -> nx.Graph:

@@ -96,16 +96,15 @@ class _Search:
         self.bipartite = colors is not None
         self.blacksq = np.uint64(sum(1 << v for v in range(n) if colors and colors[v] == BLACK))
         perms = board.symmetries()
-        self.table = np.zeros((len(perms), 8, 256), dtype=np.uint64)
+        # table[s, j, byte]: the image under symmetry s of the squares 8j..8j+7 in `byte`
+        images = np.zeros((len(perms), 64), dtype=np.uint64)
         for s, perm in enumerate(perms):
-            for j in range(8):
-                for byte in range(1, 256):
-                    m = 0
-                    for i in range(8):
-                        v = 8 * j + i
-                        if byte >> i & 1 and v < n:
-                            m |= 1 << perm[v]
-                    self.table[s, j, byte] = m
+            images[s, :n] = [1 << perm[v] for v in range(n)]
+        bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # (256, 8)
+        per_chunk = images.reshape(len(perms), 8, 8)  # (sym, j, i)
+        self.table = np.zeros((len(perms), 8, 256), dtype=np.uint64)
+        for i in range(8):
+            self.table |= bits[None, None, :, i].astype(np.uint64) * per_chunk[:, :, i, None]
         self.nsym = len(perms)
         maxm = max(1, 2 * sum(len(board.neighbors(v)) for v in range(n)))
         depth = n + 2
@@ -143,7 +142,7 @@ class _Search:
         # 10 / 2000 in SC).
         max_degree = max(len(board.neighbors(v)) for v in range(n))
         if max_degree <= 2:
-            self.group_limit, self.group_budget = 64, 1 << 40
+            self.group_limit, self.group_budget = 64, 200_000
         elif free:
             self.group_limit, self.group_budget = 12, 5000
         else:
@@ -152,7 +151,8 @@ class _Search:
 
     def start(self, black: int, white: int, side: int) -> None:
         self.st[:] = 0
-        self.st[K.ST_BEST] = 1 << 30
+        # the root itself is the first witness (no moves), so bounds always exist
+        self.st[K.ST_BEST] = (black | white).bit_count()
         self.sb[0] = black
         self.sw[0] = white
         self.ss[0] = side
@@ -236,7 +236,7 @@ def solve(
     clock = _Clock(time_limit, node_limit, progress)
     stones = position.stone_count()
     if stones == 0:
-        return SolitaireResult(position, free, None if free else first or BLACK, 0, 0, True,
+        return SolitaireResult(position, free, first or BLACK, 0, 0, True,
                                (), "no stones on the board", 0, clock.elapsed())
     search = _Search(board, free, tt_bits)
     if free:
