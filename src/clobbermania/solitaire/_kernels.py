@@ -236,9 +236,63 @@ def translate_to_origin(b, w, cols):
 
 
 @njit(cache=True)
-def group_key(b, w, table, nsym, translate, cols):
-    """Canonical key of one group of stones under SC2: least over the symmetries and the
-    colour swap, after translation to the origin where the board allows it."""
+def path_key(b, w, adj):
+    """Key of a group whose stones form an induced path (on any board): its colours read
+    along the path, least over both directions and the colour swap, with the all-ones
+    mask of its length. Such a group's game is the row game of that colour string.
+    Returns (0, 0) when the group is not a path. (Mask keys have disjoint halves, these
+    overlapping ones, so the two kinds never collide.)"""
+    occ = b | w
+    end = -1
+    m = occ
+    while m != U0:
+        low = lowbit(m)
+        v = bit_index(low)
+        deg = popcount(adj[v] & occ)
+        if deg > 2:
+            return U0, U0
+        if deg <= 1 and end < 0:
+            end = v
+        m ^= low
+    if end < 0:
+        return U0, U0  # a cycle
+    fwd = U0
+    length = 0
+    visited = U0
+    cur = end
+    while True:
+        bit = U1 << np.uint64(cur)
+        visited |= bit
+        if b & bit:
+            fwd |= U1 << np.uint64(length)
+        length += 1
+        nxt = adj[cur] & occ & ~visited
+        if nxt == U0:
+            break
+        cur = bit_index(lowbit(nxt))
+    rev = U0
+    for i in range(length):
+        if fwd & (U1 << np.uint64(i)):
+            rev |= U1 << np.uint64(length - 1 - i)
+    ones = ~U0 if length == 64 else (U1 << np.uint64(length)) - U1
+    k1 = fwd
+    if rev < k1:
+        k1 = rev
+    if fwd ^ ones < k1:
+        k1 = fwd ^ ones
+    if rev ^ ones < k1:
+        k1 = rev ^ ones
+    return k1, ones
+
+
+@njit(cache=True)
+def group_key(b, w, table, nsym, translate, cols, adj):
+    """Canonical key of one group of stones under SC2: the path key when the group is an
+    induced path; otherwise least over the symmetries and the colour swap, after
+    translation to the origin where the board allows it."""
+    k1, k2 = path_key(b, w, adj)
+    if k2 != U0:
+        return k1, k2
     k1 = ~U0
     k2 = ~U0
     for s in range(nsym):
@@ -277,7 +331,7 @@ def group_value(b, w, adj, blacksq, bipartite, table, nsym, translate, cols,
     the groups it leaves. Returns -1 when ``counter[0]`` passes ``counter[1]`` (the
     budget); values already computed stay in the table.
     """
-    k1, k2 = group_key(b, w, table, nsym, translate, cols)
+    k1, k2 = group_key(b, w, table, nsym, translate, cols, adj)
     mask = np.uint64(gv.shape[0] - 1)
     h = tt_hash(k1, k2, 2)
     v = tt_probe(gk1, gk2, gks, gv, mask, k1, k2, 2, h)

@@ -37,7 +37,7 @@ from .rules import replay
 from .theory import component_lower_bound, theorem_lower_bound
 
 MAX_SQUARES = 64
-_CHUNK = 1 << 16  # nodes between clock checks
+_CHUNK_SECONDS = 0.05  # aim for a clock check this often
 
 
 @dataclass(frozen=True)
@@ -142,12 +142,13 @@ class _Search:
         # 10 / 2000 in SC).
         max_degree = max(len(board.neighbors(v)) for v in range(n))
         if max_degree <= 2:
-            self.group_limit, self.group_budget = 64, 200_000
+            self.group_limit, self.group_budget = 64, 20_000
         elif free:
             self.group_limit, self.group_budget = 12, 5000
         else:
             self.group_limit, self.group_budget = 10, 2000
         self.nodes = 0
+        self.chunk = 256
 
     def start(self, black: int, white: int, side: int) -> None:
         self.st[:] = 0
@@ -157,7 +158,18 @@ class _Search:
         self.sw[0] = white
         self.ss[0] = side
 
-    def run(self, target: int, max_nodes: int) -> int:
+    def run(self, target: int, max_nodes: int | None = None) -> int:
+        """Search on for a chunk of work; the chunk adapts so that a call takes about
+        _CHUNK_SECONDS, whatever a node costs on this board."""
+        if max_nodes is None:
+            t0 = time.perf_counter()
+            status = self.run(target, self.chunk)
+            spent = time.perf_counter() - t0
+            if spent < _CHUNK_SECONDS / 2 and self.chunk < 1 << 22:
+                self.chunk *= 2
+            elif spent > _CHUNK_SECONDS * 2 and self.chunk > 16:
+                self.chunk //= 2
+            return status
         before = int(self.st[K.ST_NODES])
         status = K.search(self.adj, self.blacksq, self.bipartite, self.table, self.nsym, True,
                           self.free, target, self.st, self.sb, self.sw, self.ss, self.k1,
@@ -239,6 +251,9 @@ def solve(
         return SolitaireResult(position, free, first or BLACK, 0, 0, True,
                                (), "no stones on the board", 0, clock.elapsed())
     search = _Search(board, free, tt_bits)
+    if time_limit is not None:
+        # one node's group evaluation is not interruptible: keep it well inside the limit
+        search.group_budget = min(search.group_budget, max(500, int(time_limit * 10_000)))
     if free:
         result = _solve_free(position, search, clock)
     else:
@@ -282,7 +297,7 @@ def _solve_alternating(position: Position, search: _Search, clock: _Clock, first
                 while status == K.PAUSED:
                     if clock.expired(search.nodes):
                         break
-                    status = search.run(k, _CHUNK)
+                    status = search.run(k)
                     if clock.progress:
                         clock.progress({"target": k, "nodes": search.nodes,
                                         "seconds": clock.elapsed()})
@@ -306,6 +321,10 @@ def _solve_alternating(position: Position, search: _Search, clock: _Clock, first
                 break
         if interrupted or any(s != K.EXHAUSTED for s in outcome):
             left, path, side = best
+            for s in sides:
+                g = greedy_playout(position, free=False, side=s)
+                if position.stone_count() - len(g) < left:
+                    left, path, side = position.stone_count() - len(g), g, s
             return _result(position, False, side, left, k, False, path,
                            f"search stopped after {search.nodes} nodes: at least {k} "
                            f"stones ({'interrupted' if interrupted else 'limit reached'})",
@@ -334,7 +353,7 @@ def _solve_free(position: Position, search: _Search, clock: _Clock) -> Solitaire
             status = K.PAUSED
             try:
                 while status == K.PAUSED and not clock.expired(search.nodes):
-                    status = search.run(k, _CHUNK)
+                    status = search.run(k)
                     if clock.progress:
                         clock.progress({"target": k, "nodes": search.nodes,
                                         "seconds": clock.elapsed()})
@@ -352,6 +371,9 @@ def _solve_free(position: Position, search: _Search, clock: _Clock) -> Solitaire
                 k += 1
                 continue
             seen, path = search.best()
+            g = greedy_playout(sub, free=True)
+            if sub.stone_count() - len(g) < seen:
+                seen, path = sub.stone_count() - len(g), g
             total_left += seen
             total_lb += k
             moves += path
@@ -368,6 +390,37 @@ def _solve_free(position: Position, search: _Search, clock: _Clock) -> Solitaire
         proof = (f"exhaustive search: {search.nodes_text()} over {len(groups)} independent "
                  f"group{'s' if len(groups) > 1 else ''} rule out fewer stones")
     return _result(position, True, None, total_left, total_lb, exact, moves, proof, search, clock)
+
+
+def greedy_playout(position: Position, *, free: bool, side: int | None = None) -> list[Move]:
+    """A quick witness for bounds when the search stops early: play to the end, each
+    time taking the move from the square with fewest occupied neighbours that lands next
+    to the most stones it can still capture (the search's own tie-break order)."""
+    board = position.board
+    cells = bytearray(position.cells)
+    due = None if free else (BLACK if side in (0, None) else WHITE)
+    path: list[Move] = []
+    while True:
+        best, best_key = None, None
+        for v, c in enumerate(cells):
+            if c == EMPTY or (due is not None and c != due):
+                continue
+            other = 3 - c
+            for u in board.neighbors(v):
+                if cells[u] != other:
+                    continue
+                deg = sum(1 for x in board.neighbors(v) if cells[x] != EMPTY)
+                prey = sum(1 for x in board.neighbors(u) if x != v and cells[x] == other)
+                key = (deg, -prey)
+                if best_key is None or key < best_key:
+                    best, best_key = Move(v, u), key
+        if best is None:
+            return path
+        mover = cells[best.src]
+        cells[best.dst], cells[best.src] = mover, EMPTY
+        path.append(best)
+        if due is not None:
+            due = 3 - mover
 
 
 def _result(position, free, side, left, lb, exact, path, proof, search, clock) -> SolitaireResult:
