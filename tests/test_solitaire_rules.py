@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from brute_force import BruteForce
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,37 +26,6 @@ PROPS = settings(max_examples=200, deadline=None,
 # -- independent brute force ------------------------------------------------------------------
 
 
-class BruteForce:
-    """Fewest stones left, from scratch: SC (due = BLACK/WHITE, alternating) and SC2 (due = 0,
-    any colour). Play ends when the colour due has no move; every move removes one stone,
-    so stopping early never helps."""
-
-    def __init__(self, board: Board):
-        self.nbrs = [tuple(board.neighbors(v)) for v in range(board.n)]
-        self.memo: dict = {}
-
-    def children(self, cells: tuple, color: int):
-        other = 3 - color
-        for v, c in enumerate(cells):
-            if c == color:
-                for u in self.nbrs[v]:
-                    if cells[u] == other:
-                        nxt = list(cells)
-                        nxt[u] = color
-                        nxt[v] = EMPTY
-                        yield tuple(nxt)
-
-    def value(self, cells: tuple, due: int) -> int:
-        key = (cells, due)
-        if key in self.memo:
-            return self.memo[key]
-        best = sum(1 for c in cells if c != EMPTY)
-        for color in ((BLACK, WHITE) if due == 0 else (due,)):
-            nxt_due = 0 if due == 0 else 3 - due
-            for child in self.children(cells, color):
-                best = min(best, self.value(child, nxt_due))
-        self.memo[key] = best
-        return best
 
 
 # -- boards and positions ---------------------------------------------------------------------

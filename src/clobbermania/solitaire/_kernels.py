@@ -88,6 +88,16 @@ def flood(start, occ, adj):
 
 
 @njit(cache=True)
+def group_static_bound(b, w, blacksq, bipartite):
+    """The bound of one mixed group: 2 when its delta is 0 (mod 3), else 1."""
+    if bipartite:
+        clash = popcount(b & ~blacksq) + popcount(w & blacksq)
+        if (popcount(b | w) + clash) % 3 == 0:
+            return 2
+    return 1
+
+
+@njit(cache=True)
 def static_lower_bound(b, w, adj, blacksq, bipartite):
     """Sum over groups of stones: a one-coloured group keeps all its stones, a mixed group
     at least one, and two when the board is bipartite and the group's delta is 0."""
@@ -101,14 +111,8 @@ def static_lower_bound(b, w, adj, blacksq, bipartite):
         cw = comp & w
         if cb == U0 or cw == U0:
             lb += popcount(comp)
-        elif bipartite:
-            clash = popcount(cb & ~blacksq) + popcount(cw & blacksq)
-            if (popcount(comp) + clash) % 3 == 0:
-                lb += 2
-            else:
-                lb += 1
         else:
-            lb += 1
+            lb += group_static_bound(cb, cw, blacksq, bipartite)
     return lb
 
 
@@ -310,16 +314,6 @@ def group_key(b, w, table, nsym, translate, cols, adj):
             k1 = mw
             k2 = mb
     return k1, k2
-
-
-@njit(cache=True)
-def group_static_bound(b, w, blacksq, bipartite):
-    """The bound of one mixed group: 2 when its delta is 0 (mod 3), else 1."""
-    if bipartite:
-        clash = popcount(b & ~blacksq) + popcount(w & blacksq)
-        if (popcount(b | w) + clash) % 3 == 0:
-            return 2
-    return 1
 
 
 @njit(cache=True)
