@@ -6,9 +6,9 @@ import time
 
 import click
 
-from ..render import sequence_svg, text_drawing
+from ..render import text_drawing
 from ..solitaire import replay, solve
-from ..solitaire.rules import parse_first, sequence
+from ..solitaire.rules import parse_first
 from ..stones import COLOR_NAMES, Move
 from ._common import check_time_limit, emit_json, load_position, progress_reporter
 
@@ -61,9 +61,8 @@ def solve_cmd(board, free, first, graph, time_limit, node_limit, no_theorems, as
         result = solve(position, free=free, first=first_color, time_limit=time_limit,
                        node_limit=node_limit, use_theorems=not no_theorems, progress=progress)
     if svg_file:
-        frames = sequence(position, list(result.moves), free=free, first=result.first)
         with open(svg_file, "w", encoding="utf-8") as fh:
-            fh.write(sequence_svg(frames, list(result.moves)))
+            fh.write(result._repr_svg_())
     if as_json:
         emit_json(result.to_dict())
         return

@@ -67,6 +67,18 @@ class SolitaireResult:
     def move_strings(self) -> list[str]:
         return [m.to_str(self.position.board) for m in self.moves]
 
+    def positions(self) -> list[Position]:
+        """The start and every position along the witness."""
+        from .rules import sequence
+
+        return sequence(self.position, list(self.moves), free=self.free, first=self.first)
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a result as the witness drawn as a strip of boards."""
+        from ..render import sequence_svg
+
+        return sequence_svg(self.positions(), list(self.moves))
+
     def to_dict(self) -> dict:
         return {
             "board": self.position.text(),
