@@ -200,8 +200,12 @@ def parse_graph_spec(spec: str) -> Board:
         return {"path": path, "cycle": cycle, "complete": complete, "hypercube": hypercube}[kind](n)
     if os.path.exists(s):
         return read_edge_list(s)
-    raise BoardError(f"unknown graph {spec!r}: expected grid:RxC, path:n, cycle:n, complete:n, "
-                     "hamming:a,b,..., hypercube:d or an edge-list file")
+    if sep and re.fullmatch(r"[a-z]+", kind):
+        raise BoardError(f"unknown graph kind {kind!r} in {spec!r}: expected grid:RxC, path:n, "
+                         "cycle:n, complete:n, hamming:a,b,..., hypercube:d or an edge-list "
+                         "file")
+    raise BoardError(f"no edge-list file {spec!r}, and it is not a graph spec (grid:RxC, "
+                     "path:n, cycle:n, complete:n, hamming:a,b,..., hypercube:d)")
 
 
 def _check_size(n: int, what: str, edges: int = 0) -> None:
