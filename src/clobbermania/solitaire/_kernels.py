@@ -565,3 +565,70 @@ def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
                     st[ST_NODES] = nodes
                     return EXHAUSTED
                 d -= 1
+
+
+# -- SC2 on paths: dynamic programme over segments --------------------------------------------
+
+@njit(cache=True)
+def _segment_colour(s, a, b, lc, rc, k):
+    """Colour (1 black, 2 white) of cell k of segment [a, b] whose end colours are lc, rc."""
+    if k == a:
+        return lc
+    if k == b:
+        return rc
+    return s[k]
+
+
+@njit(cache=True)
+def path_segment_values(s, max_len):
+    """val[a, L, lc - 1, rc - 1]: the SC2 optimum of the segment s[a .. a + L - 1] (all
+    squares occupied, s holding 1/2 colours) with its first cell recoloured lc and its
+    last cell rc, for every length L <= max_len. A move on a path empties the mover's
+    square and so splits the segment in two independent parts, each a shorter segment
+    with at most its cut end recoloured: O(n^2) states, O(n) moves each."""
+    n = s.shape[0]
+    val = np.zeros((n + 1, max_len + 1, 2, 2), dtype=np.int32)
+    blacks = np.zeros(n + 1, dtype=np.int64)
+    for i in range(n):
+        blacks[i + 1] = blacks[i] + (1 if s[i] == 1 else 0)
+    for L in range(1, max_len + 1):
+        for a in range(0, n - L + 1):
+            b = a + L - 1
+            for lc in range(1, 3):
+                for rc in range(1, 3):
+                    if L == 1:
+                        val[a, 1, lc - 1, rc - 1] = 1
+                        continue
+                    # monochrome segments never move
+                    nb = (1 if lc == 1 else 0) + (1 if rc == 1 else 0)
+                    if L > 2:
+                        nb += blacks[b] - blacks[a + 1]
+                    if nb == 0 or nb == L:
+                        val[a, L, lc - 1, rc - 1] = L
+                        continue
+                    best = L
+                    for i in range(a, b):
+                        ci = _segment_colour(s, a, b, lc, rc, i)
+                        cj = _segment_colour(s, a, b, lc, rc, i + 1)
+                        if ci == cj:
+                            continue
+                        # stone on i captures i + 1: parts [a, i-1] and [i+1, b]
+                        left = 0
+                        if i - 1 >= a:
+                            left = val[a, i - a, lc - 1,
+                                       _segment_colour(s, a, b, lc, rc, i - 1) - 1]
+                        right_rc = rc if b > i + 1 else ci
+                        right = val[i + 1, b - i, ci - 1, right_rc - 1]
+                        if left + right < best:
+                            best = left + right
+                        # stone on i + 1 captures i: parts [a, i] and [i+2, b]
+                        left_lc = lc if i > a else cj
+                        left = val[a, i - a + 1, left_lc - 1, cj - 1]
+                        right = 0
+                        if i + 2 <= b:
+                            right = val[i + 2, b - i - 1,
+                                        _segment_colour(s, a, b, lc, rc, i + 2) - 1, rc - 1]
+                        if left + right < best:
+                            best = left + right
+                    val[a, L, lc - 1, rc - 1] = best
+    return val

@@ -235,8 +235,9 @@ def solve(
     time_limit: float | None = None,
     node_limit: int | None = None,
     use_theorems: bool = True,
-    tt_bits: int = 22,
+    tt_bits: int | None = None,
     progress: Callable[[dict], None] | None = None,
+    algorithm: str = "auto",
 ) -> SolitaireResult:
     """The fewest stones ``position`` can be reduced to, with a witness and a proof.
 
@@ -246,12 +247,21 @@ def solve(
     proved ``lower_bound`` and the best witness found. Ctrl-C does the same.
     ``use_theorems=False`` proves theorem values by search instead of citing them.
     ``progress`` is called now and then with a dict (target, nodes, seconds).
+    In SC2 on a path or a cycle (``path:``/``cycle:`` boards, single rows and columns)
+    ``algorithm="auto"`` answers by the polynomial algorithm of :mod:`.paths`, at any
+    size; ``algorithm="search"`` forces the exhaustive search.
 
     >>> from clobbermania.stones import Position
     >>> solve(Position.from_string("xoxoxoxoxoxo"), first=BLACK).stones_left
     3
     """
     board = position.board
+    if algorithm not in ("auto", "search"):
+        raise UnsupportedError(f"algorithm must be 'auto' or 'search', not {algorithm!r}")
+    if free and algorithm == "auto":
+        shape = _path_or_cycle(board)
+        if shape is not None:
+            return _solve_path_like(position, shape)
     if board.n > MAX_SQUARES:
         raise UnsupportedError(f"the exact solver handles boards of up to {MAX_SQUARES} "
                                f"squares; this one has {board.n}")
@@ -262,6 +272,9 @@ def solve(
     if stones == 0:
         return SolitaireResult(position, free, first or BLACK, 0, 0, True,
                                (), "no stones on the board", 0, clock.elapsed())
+    if tt_bits is None:
+        # 2^22 entries (about 100 MB) for large boards, less for small ones
+        tt_bits = min(22, 10 + board.n // 2)
     search = _Search(board, free, tt_bits)
     if time_limit is not None:
         # one node's group evaluation is not interruptible: keep it well inside the limit
@@ -273,6 +286,36 @@ def solve(
     check = replay(position, result.moves, free=free, first=result.first)
     if not check.valid or check.stones_left != result.stones_left:  # pragma: no cover
         raise AssertionError(f"solver witness failed the reference replay: {check.error}")
+    return result
+
+
+def _path_or_cycle(board: Board) -> str | None:
+    """"path" or "cycle" when the board is one in vertex order, else None."""
+    if board.is_grid:
+        return "path" if board.rows == 1 or board.cols == 1 else None
+    if board.name.startswith("path:"):
+        return "path"
+    if board.name.startswith("cycle:"):
+        return "cycle"
+    return None
+
+
+def _solve_path_like(position: Position, shape: str) -> SolitaireResult:
+    from .paths import cycle_sc2, path_sc2
+
+    t0 = time.perf_counter()
+    value, pairs = (path_sc2 if shape == "path" else cycle_sc2)(list(position.cells))
+    moves = tuple(Move(a, b) for a, b in pairs)
+    n = position.board.n
+    first = position.cells[moves[0].src] if moves else BLACK
+    proof = (f"polynomial algorithm: dynamic programme over the stretches of the {shape} "
+             f"(SC2 on paths and cycles, O(n^3) for n = {n})")
+    result = SolitaireResult(position, True, first, value, value, True, moves, proof,
+                             4 * n * n, time.perf_counter() - t0,
+                             {"algorithm": f"{shape} dynamic programme"})
+    check = replay(position, moves, free=True)
+    if not check.valid or check.stones_left != value:  # pragma: no cover
+        raise AssertionError(f"path witness failed the reference replay: {check.error}")
     return result
 
 
