@@ -34,7 +34,12 @@ from ..graphs import components
 from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position
 from . import _kernels as K
 from .rules import replay
-from .theory import component_lower_bound, theorem_lower_bound
+from .theory import (
+    component_lower_bound,
+    is_checkerboard_row,
+    one_d_value,
+    theorem_lower_bound,
+)
 
 MAX_SQUARES = 64
 _CHUNK_SECONDS = 0.05  # aim for a clock check this often
@@ -262,6 +267,9 @@ def solve(
         shape = _path_or_cycle(board)
         if shape is not None:
             return _solve_path_like(position, shape)
+    if not free and use_theorems and algorithm == "auto" and board.n > MAX_SQUARES \
+            and is_checkerboard_row(position):
+        return _solve_row_by_theorem(position, first)
     if board.n > MAX_SQUARES:
         raise UnsupportedError(f"the exact solver handles boards of up to {MAX_SQUARES} "
                                f"squares; this one has {board.n}")
@@ -316,6 +324,27 @@ def _solve_path_like(position: Position, shape: str) -> SolitaireResult:
     check = replay(position, moves, free=True)
     if not check.valid or check.stones_left != value:  # pragma: no cover
         raise AssertionError(f"path witness failed the reference replay: {check.error}")
+    return result
+
+
+def _solve_row_by_theorem(position: Position, first: int | None) -> SolitaireResult:
+    """A_n (or its colour swap) beyond the search's reach: Theorems 1 and 2."""
+    from .construction import reduce_row
+
+    t0 = time.perf_counter()
+    n = position.board.n
+    swapped = position.cells[0] == WHITE
+    mover = first or BLACK
+    # reduce_row plays A_n (black first square); on the swapped row swap the colours
+    raw = reduce_row(n, mover if not swapped else BLACK + WHITE - mover)
+    value = one_d_value(n)
+    proof = (f"Theorems 1 and 2: A_{n} reduces to ceil(n/4) + [n = 3 mod 4] = {value} "
+             "stones and no fewer; witness by the construction of Theorem 1")
+    result = SolitaireResult(position, False, mover, value, value, True, tuple(raw), proof, 0,
+                             time.perf_counter() - t0, {"algorithm": "Theorem 1 construction"})
+    check = replay(position, raw, first=mover)
+    if not check.valid or check.stones_left != value:  # pragma: no cover
+        raise AssertionError(f"row construction failed the reference replay: {check.error}")
     return result
 
 
