@@ -85,7 +85,7 @@ def test_verify_invalid_exits_1(capsys):
     (["solitaire", "solve", "xo", "--first", "red"], "--first"),
     (["solitaire", "verify", "xoxo", "a1-q7"], "q7"),
     (["solitaire", "verify", "xoxo", "a1b1"], "a1b1"),
-    (["solitaire", "solve", "xo" * 40], "64 squares"),
+    (["solitaire", "solve", "xxo" * 30], "64 squares"),
     (["reproduce", "nosuch"], "nosuch"),
     (["nosuch"], "nosuch"),
 ])

@@ -62,6 +62,8 @@ def test_solve_uses_the_polynomial_algorithm_at_any_size():
     assert replay(p, r.moves, free=True).stones_left == r.stones_left
     row = Position.from_string("xo" * 40)  # a 1 x 80 grid is a path too
     assert solve(row, free=True).stones_left == one_d_value(80)
-    # under alternation the exact solver's 64-square limit still applies
+    # under alternation the exact solver's 64-square limit still applies (to rows that
+    # are not the checkerboard A_n, which Theorems 1-2 answer)
+    q = Position.from_string("xxo" * 30, path(90))
     with pytest.raises(Exception, match="64 squares"):
-        solve(p)
+        solve(q)
