@@ -481,30 +481,24 @@ def greedy_playout(position: Position, *, free: bool, side: int | None = None) -
     time taking the move from the square with fewest occupied neighbours that lands next
     to the most stones it can still capture (the search's own tie-break order)."""
     board = position.board
-    cells = bytearray(position.cells)
     due = None if free else (BLACK if side in (0, None) else WHITE)
     path: list[Move] = []
     while True:
-        best, best_key = None, None
-        for v, c in enumerate(cells):
-            if c == EMPTY or (due is not None and c != due):
-                continue
-            other = 3 - c
-            for u in board.neighbors(v):
-                if cells[u] != other:
-                    continue
-                deg = sum(1 for x in board.neighbors(v) if cells[x] != EMPTY)
-                prey = sum(1 for x in board.neighbors(u) if x != v and cells[x] == other)
-                key = (deg, -prey)
-                if best_key is None or key < best_key:
-                    best, best_key = Move(v, u), key
-        if best is None:
+        options = position.moves(due)
+        if not options:
             return path
-        mover = cells[best.src]
-        cells[best.dst], cells[best.src] = mover, EMPTY
-        path.append(best)
+        move = min(options, key=lambda m, cells=position.cells: _playout_key(board, cells, m))
+        path.append(move)
+        position = position.play(move)
         if due is not None:
-            due = 3 - mover
+            due = 3 - due
+
+
+def _playout_key(board: Board, cells: bytes, m: Move) -> tuple[int, int]:
+    other = 3 - cells[m.src]
+    deg = sum(1 for x in board.neighbors(m.src) if cells[x] != EMPTY)
+    prey = sum(1 for x in board.neighbors(m.dst) if x != m.src and cells[x] == other)
+    return deg, -prey
 
 
 def _result(position, free, side, left, lb, exact, path, proof, search, clock) -> SolitaireResult:
