@@ -63,36 +63,6 @@ def optimum_stones(rows: int, cols: int, first: int) -> int:
     return value
 
 
-def reduce_row(n: int, first: int = BLACK) -> list[Move]:
-    """Theorem 1: reduce A_n (a 1 x n board, black on even squares) to
-    ceil(n/4) + [n = 3 mod 4] stones, colours alternating from ``first``.
-
-    >>> [m.to_str(Board.grid(1, 4)) for m in reduce_row(4)]
-    ['a1-b1', 'd1-c1', 'b1-c1']
-    """
-    if n < 1:
-        raise UnsupportedError(f"A_n needs n >= 1, not {n}")
-    if first not in (BLACK, WHITE):
-        raise UnsupportedError("first must be BLACK or WHITE")
-    moves: list[Move] = []
-    due = first
-    start = 0
-    while start + 4 <= n:
-        # xoxo at an even offset: x first a->b, o d->c, x b->c; o first d->c, x a->b, o c->b
-        a, b, c, d = start, start + 1, start + 2, start + 3
-        if due == BLACK:
-            moves += [Move(a, b), Move(d, c), Move(b, c)]
-        else:
-            moves += [Move(d, c), Move(a, b), Move(c, b)]
-        due = BLACK + WHITE - due  # three moves flip the colour due
-        start += 4
-    rest = n - start
-    if rest >= 2:
-        a = start  # black on a, white on a + 1
-        moves.append(Move(a, a + 1) if due == BLACK else Move(a + 1, a))
-    return moves
-
-
 def reduce_checkerboard(rows: int, cols: int, first: int = BLACK) -> list[Move]:
     """Theorem 5, constructively: an alternating move sequence from the rows x cols
     checkerboard (black where r + c is even), ``first`` moving first, that leaves the
@@ -105,10 +75,9 @@ def reduce_checkerboard(rows: int, cols: int, first: int = BLACK) -> list[Move]:
     if first not in (BLACK, WHITE):
         raise UnsupportedError("first must be BLACK or WHITE")
     if rows == 1 or cols == 1:
-        row = reduce_row(rows * cols, first)
-        if rows == 1:
-            return row
-        return row  # a column: vertex i is square (i, 0) and the numbering coincides
+        from clobbermania.solitaire.construction import reduce_row
+
+        return reduce_row(rows * cols, first)  # vertex i is the i-th square either way
     plan = _plan(rows, cols, first)
     if plan is None:  # pragma: no cover - every size is covered (tests check 2..40)
         raise UnsupportedError(f"no gadget chain found for the {rows}x{cols} board")
