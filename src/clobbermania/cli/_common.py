@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import click
 
-from ..errors import ClobbermaniaError, NotationError
+from ..errors import NotationError
 from ..graphs import parse_graph_spec
 from ..stones import Position
 
@@ -58,11 +58,4 @@ def progress_reporter(label: str) -> Callable[[dict], None] | None:
         yield update
 
 
-def fail(message: str) -> None:
-    """Print ``error: message`` on stderr and exit with status 2."""
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
-
-
-__all__ = ["load_position", "emit_json", "check_time_limit", "progress_reporter", "fail",
-           "ClobbermaniaError"]
+__all__ = ["load_position", "emit_json", "check_time_limit", "progress_reporter"]

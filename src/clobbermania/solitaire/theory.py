@@ -118,8 +118,9 @@ def component_lower_bound(position: Position) -> tuple[int, str]:
     return total, "; ".join(reasons)
 
 
-def theorem_lower_bound(position: Position, free: bool = False) -> tuple[int, str] | None:
-    """The value a theorem proves for this position, when one applies (Thms 1, 2, 5)."""
+def theorem_lower_bound(position: Position) -> tuple[int, str] | None:
+    """The value a theorem proves for this position under alternation (SC), when one
+    applies (Thms 1, 2, 5); the solver uses it as a lower bound."""
     if is_checkerboard_row(position):
         n = position.stone_count()
         return one_d_value(n), f"Theorems 1 and 2 (1-D checkerboard A_{n})"
