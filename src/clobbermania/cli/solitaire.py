@@ -114,3 +114,9 @@ def verify(ctx, board, moves, free, first, graph, as_json) -> None:
             click.echo(f"invalid: {result.error}")
     if not result.valid:
         ctx.exit(1)
+
+
+# Commands defined in their own modules register themselves below, one line each.
+# -- anchor: solitaire check --
+# -- anchor: solitaire hardness --
+# -- anchor: solitaire reduce --

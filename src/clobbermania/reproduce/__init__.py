@@ -51,3 +51,4 @@ def run_claims(name: str) -> Iterator[Claim]:
 
 # the claim groups (import registers them)
 from . import solitaire  # noqa: E402, F401
+# -- anchor: reproduce hamming --
