@@ -51,4 +51,5 @@ def run_claims(name: str) -> Iterator[Claim]:
 
 # the claim groups (import registers them)
 from . import solitaire  # noqa: E402, F401
+from .hamming import hamming_claims  # noqa: E402, F401
 # -- anchor: reproduce hamming --

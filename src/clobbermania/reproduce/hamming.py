@@ -1,0 +1,106 @@
+"""Claims of Dorbec, Duchene and Gravier, *Solitaire clobber played on Hamming graphs*,
+re-derived by exhaustive search (definitions: :mod:`clobbermania.solitaire.reducibility`).
+
+* Cliques K_3..K_6 are strongly 1-reducible.
+* K2 x K3 is 1-reducible (every configuration with both colours reduces to one stone)
+  but not strongly 1-reducible; the counterexample found by the tables is confirmed by
+  a plain search with the reference rules.
+* K3 x K3, K2 x K4 and K3 x K2 x K2 are strongly 1-reducible.
+* The hypercubes Q2, Q3, Q4 are strongly 2-reducible and strongly 1-reducible with a
+  joker, but not strongly 1-reducible (counterexample confirmed as above for Q2, Q3).
+* Prop 6: on Q_d (d = 2, 3, 4) the configuration :func:`prop6_configuration` (parity
+  difference 0 mod 3) is not 1-reducible: the exact solver (an independent program)
+  finds 2 stones. Beyond the generator, every configuration of Q_d with both colours
+  and difference 0 mod 3 is checked in the tables (all keep 2 stones), and every other
+  configuration with both colours is 1-reducible, so the delta argument is exactly the
+  obstruction on these hypercubes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from ..graphs import complete, hamming, hypercube
+from ..solitaire import solve
+from ..solitaire.reducibility import (
+    PropertyCheck,
+    check_property,
+    parity_difference,
+    prop6_configuration,
+    reducibility_table,
+    search_endings,
+)
+from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Position
+from . import Claim, register
+
+#: Counterexamples are re-checked by the plain reference search up to this many vertices.
+_CONFIRM_LIMIT = 10
+
+
+def _property_claim(name: str, board: Board, prop: str, expected: bool) -> Claim:
+    r: PropertyCheck = check_property(board, prop)
+    detail = f"{r.cases:,} cases, {r.seconds:.2f} s"
+    passed = r.holds == expected
+    if r.counterexample is not None:
+        ce = r.counterexample
+        detail = f"counterexample {ce.describe()}; " + detail
+        if board.n <= _CONFIRM_LIMIT:
+            ends = search_endings(ce.position)
+            if ce.vertex is None:
+                confirmed = ends.minimum == ce.stones_left
+            else:
+                confirmed = (ce.vertex, ce.color) not in ends.singletons
+            detail += "; reference search " + ("confirms it" if confirmed else "DISAGREES")
+            passed = passed and confirmed
+    return Claim(name, expected, r.holds, passed, detail, r.seconds)
+
+
+def _delta_census(d: int) -> Claim:
+    """Every configuration of Q_d with both colours: minimum 2 when the parity difference
+    is 0 mod 3, 1 otherwise."""
+    t0 = time.perf_counter()
+    board = hypercube(d)
+    table = reducibility_table(board)
+    n = board.n
+    bad = 0
+    zero = 0
+    for c in range(1, (1 << n) - 1):
+        p = Position(board, bytes(WHITE if c >> v & 1 else BLACK for v in range(n)))
+        want = 2 if parity_difference(p) % 3 == 0 else 1
+        zero += want == 2
+        bad += table.minimum(p) != want
+    seconds = time.perf_counter() - t0
+    return Claim(f"Prop 6 census: Q{d}, 1-reducible iff difference != 0 mod 3",
+                 "0 exceptions", f"{bad} exceptions", bad == 0,
+                 f"{(1 << n) - 2:,} configurations, {zero:,} with difference 0 mod 3 "
+                 f"(all keep 2 stones), {seconds:.2f} s", seconds)
+
+
+@register("hamming")
+def hamming_claims() -> Iterator[Claim]:
+    for k in range(3, 7):
+        yield _property_claim(f"K{k} strongly 1-reducible", complete(k), "strong1", True)
+    yield _property_claim("K2xK3 1-reducible", hamming(2, 3), "1-reducible", True)
+    yield _property_claim("K2xK3 not strongly 1-reducible", hamming(2, 3), "strong1", False)
+    for sizes in ((3, 3), (2, 4), (3, 2, 2)):
+        name = "x".join(f"K{a}" for a in sizes)
+        yield _property_claim(f"{name} strongly 1-reducible", hamming(*sizes), "strong1", True)
+    for d in (2, 3, 4):
+        board = hypercube(d)
+        # one pass builds every table the three claims read
+        reducibility_table(board, strong2=True, joker=True)
+        yield _property_claim(f"Q{d} strongly 2-reducible", board, "strong2", True)
+        yield _property_claim(f"Q{d} strongly 1-reducible with a joker", board,
+                              "strong1-joker", True)
+        yield _property_claim(f"Q{d} not strongly 1-reducible", board, "strong1", False)
+    for d in (2, 3, 4):
+        p = prop6_configuration(d)
+        r = solve(p, free=True)
+        colours = "/".join(str(p.stone_count(c)) for c in (BLACK, WHITE))
+        yield Claim(f"Prop 6: Q{d} {p.text()} not 1-reducible", 2,
+                    r.stones_left if r.exact else f">={r.lower_bound}",
+                    r.exact and r.stones_left == 2,
+                    f"{COLOR_NAMES[BLACK]}/{COLOR_NAMES[WHITE]} {colours}, difference "
+                    f"{parity_difference(p)}; exact solver: {r.proof}", r.seconds)
+        yield _delta_census(d)
