@@ -1,8 +1,9 @@
-"""Board factories: grids, paths, cycles, complete graphs, Hamming graphs, hypercubes,
-networkx graphs and edge-list files, and the ``--graph SPEC`` parser of the CLI.
+"""Board factories: grids, paths, cycles, trees, complete graphs, Hamming graphs,
+hypercubes, networkx graphs and edge-list files, and the ``--graph SPEC`` parser of the CLI.
 
 Vertex numbering (the CLI contract): ``grid:RxC`` row-major; ``path:n`` and ``cycle:n``
-along the path/cycle from 0; ``complete:n`` 0..n-1; ``hamming:a,b,...`` mixed radix with
+along the path/cycle from 0; ``tree:P1,P2,...`` has vertex i joined to its parent Pi < i
+(vertex 0 is the root); ``complete:n`` 0..n-1; ``hamming:a,b,...`` mixed radix with
 the first factor varying slowest, adjacent when the tuples differ in exactly one
 coordinate; ``hypercube:d`` = ``hamming:2,...,2``; an edge-list file keeps its own integer
 labels, sorted.
@@ -60,6 +61,27 @@ def cycle(n: int) -> Board:
     syms += [tuple((k - i) % n for i in range(n)) for k in range(n)]
     return Board.from_edges(n, ((i, (i + 1) % n) for i in range(n)), name=f"cycle:{n}",
                             symmetries=syms)
+
+
+def tree(parents: Iterable[int]) -> Board:
+    """The tree on vertices 0..n-1 where vertex i >= 1 hangs from ``parents[i - 1]`` < i.
+
+    Every tree has such a numbering (any breadth-first order from a root); ``tree([])``
+    is the single vertex.
+
+    >>> t = tree([0, 0, 1])
+    >>> t.n, sorted(t.edges())
+    (4, [(0, 1), (0, 2), (1, 3)])
+    """
+    parents = [int(p) for p in parents]
+    n = len(parents) + 1
+    _check_size(n, "tree", n - 1)
+    for i, p in enumerate(parents, start=1):
+        if not 0 <= p < i:
+            raise BoardError(f"the parent of tree vertex {i} must be a vertex 0..{i - 1}, "
+                             f"not {p}")
+    return Board.from_edges(n, ((p, i) for i, p in enumerate(parents, start=1)),
+                            name="tree:" + ",".join(map(str, parents)))
 
 
 def complete(n: int) -> Board:
@@ -174,16 +196,19 @@ def _ints(text: str, what: str) -> list[int]:
 def parse_graph_spec(spec: str) -> Board:
     """Build the board named by a ``--graph`` SPEC.
 
-    ``grid:4x5 path:9 cycle:10 complete:5 hamming:3,3 hypercube:4`` or the path of an
-    edge-list file.
+    ``grid:4x5 path:9 cycle:10 tree:0,0,1 complete:5 hamming:3,3 hypercube:4`` or the
+    path of an edge-list file. ``tree:P1,P2,...`` lists the parent of vertex 1, 2, ...
+    (each smaller than its child; ``tree:`` alone is the single vertex).
 
     >>> parse_graph_spec("hypercube:3").n
     8
+    >>> parse_graph_spec("tree:0,0,1").neighbors(0)
+    (1, 2)
     """
     s = spec.strip()
     kind, sep, arg = s.partition(":")
     kind = kind.lower()
-    if sep and kind in {"grid", "path", "cycle", "complete", "hamming", "hypercube"}:
+    if sep and kind in {"grid", "path", "cycle", "tree", "complete", "hamming", "hypercube"}:
         if kind == "grid":
             m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", arg)
             if not m:
@@ -193,6 +218,15 @@ def parse_graph_spec(spec: str) -> Board:
             return grid_graph(r, c)
         if kind == "hamming":
             return hamming(*_ints(arg, "Hamming"))
+        if kind == "tree":
+            if not arg.strip():
+                return tree([])
+            try:
+                parents = [int(x) for x in arg.split(",")]
+            except ValueError:
+                raise BoardError(f"bad tree spec {spec!r}: expected tree:P1,P2,... (the parent "
+                                 "of vertex 1, 2, ...), like tree:0,0,1") from None
+            return tree(parents)
         nums = _ints(arg, kind)
         if len(nums) != 1:
             raise BoardError(f"bad {kind} spec {spec!r}: expected one integer")
@@ -202,10 +236,11 @@ def parse_graph_spec(spec: str) -> Board:
         return read_edge_list(s)
     if sep and re.fullmatch(r"[a-z]+", kind):
         raise BoardError(f"unknown graph kind {kind!r} in {spec!r}: expected grid:RxC, path:n, "
-                         "cycle:n, complete:n, hamming:a,b,..., hypercube:d or an edge-list "
-                         "file")
+                         "cycle:n, tree:P1,P2,..., complete:n, hamming:a,b,..., hypercube:d or "
+                         "an edge-list file")
     raise BoardError(f"no edge-list file {spec!r}, and it is not a graph spec (grid:RxC, "
-                     "path:n, cycle:n, complete:n, hamming:a,b,..., hypercube:d)")
+                     "path:n, cycle:n, tree:P1,P2,..., complete:n, hamming:a,b,..., "
+                     "hypercube:d)")
 
 
 def _check_size(n: int, what: str, edges: int = 0) -> None:

@@ -253,8 +253,10 @@ def solve(
     ``use_theorems=False`` proves theorem values by search instead of citing them.
     ``progress`` is called now and then with a dict (target, nodes, seconds).
     In SC2 on a path or a cycle (``path:``/``cycle:`` boards, single rows and columns)
-    ``algorithm="auto"`` answers by the polynomial algorithm of :mod:`.paths`, at any
-    size; ``algorithm="search"`` forces the exhaustive search.
+    ``algorithm="auto"`` answers by the polynomial algorithm of :mod:`.paths`, and on
+    any other board whose graph is a tree or forest (``tree:`` boards, edge-list files)
+    by that of :mod:`.trees`, at any size; ``algorithm="search"`` forces the exhaustive
+    search.
 
     >>> from clobbermania.stones import Position
     >>> solve(Position.from_string("xoxoxoxoxoxo"), first=BLACK).stones_left
@@ -280,6 +282,8 @@ def _dispatch(position, free, first, time_limit, node_limit, use_theorems, tt_bi
         shape = _path_or_cycle(board)
         if shape is not None:
             return _solve_path_like(position, shape)
+        if not board.is_grid and _is_forest(board):
+            return _solve_tree(position)
     if not free and use_theorems and algorithm == "auto" and board.n > MAX_SQUARES \
             and is_checkerboard_row(position):
         return _solve_row_by_theorem(position, first)
@@ -327,6 +331,27 @@ def _solve_path_like(position: Position, shape: str) -> SolitaireResult:
                              4 * n * n, time.perf_counter() - t0,
                              {"algorithm": f"{shape} dynamic programme"})
     return result
+
+
+def _is_forest(board: Board) -> bool:
+    from .trees import is_forest
+
+    return is_forest(board)
+
+
+def _solve_tree(position: Position) -> SolitaireResult:
+    from .trees import tree_sc2
+
+    t0 = time.perf_counter()
+    value, pairs = tree_sc2(position)
+    moves = tuple(Move(a, b) for a, b in pairs)
+    n = position.board.n
+    first = position.cells[moves[0].src] if moves else BLACK
+    proof = ("polynomial algorithm: dynamic programme over partitions of the tree into "
+             "1-reducible subtrees (SC2 on trees, O(n + sum of squared degrees) for "
+             f"n = {n})")
+    return SolitaireResult(position, True, first, value, value, True, moves, proof, n,
+                           time.perf_counter() - t0, {"algorithm": "tree dynamic programme"})
 
 
 def _solve_row_by_theorem(position: Position, first: int | None) -> SolitaireResult:
