@@ -269,20 +269,23 @@ def _finals(cv: int, lo: int, t0, t1):
 
     state: ("A", f), ("C",), ("D", b); track: None (T0) or the colour f of T1_f;
     role: "up", "root" or "down"."""
+    # the closing balances all lie in -1..2
+    x0 = {d: _at(lo, t0, d) for d in range(-1, 3)}
+    x1 = {f: {d: _at(lo, t1[f], d) for d in range(-1, 3)} for f in (BLACK, WHITE)}
     out = []
     for f in (BLACK, WHITE):
         bal = 0 if f == cv else 1
-        out.append((("A", f), _at(lo, t0, bal), (None, bal, "up")))
-        out.append((("C",), _at(lo, t1[f], bal), (f, bal, "down")))
+        out.append((("A", f), x0[bal], (None, bal, "up")))
+        out.append((("C",), x1[f][bal], (f, bal, "down")))
     for d in (0, 1):
-        out.append((("C",), 1 + _at(lo, t0, d), (None, d, "root")))
+        out.append((("C",), 1 + x0[d], (None, d, "root")))
     for b in (BLACK, WHITE):
         e = 1 if b != cv else -1
         for d in (-e, 1 - e):
-            out.append((("D", b), 1 + _at(lo, t0, d), (None, d, "root")))
+            out.append((("D", b), 1 + x0[d], (None, d, "root")))
         for f in (BLACK, WHITE):
             d = (0 if f == cv else 1) - e
-            out.append((("D", b), _at(lo, t1[f], d), (f, d, "down")))
+            out.append((("D", b), x1[f][d], (f, d, "down")))
     return out
 
 
@@ -315,13 +318,18 @@ def _solve_component(cells: bytes, order: list[int], parent: list[int], np_width
     for v in order[1:]:
         children[parent[v]].append(v)
     A, C, D = {}, {}, {}
+    saved = {}  # narrow knapsacks kept for the read-back; wide ones are recomputed there
     for v in reversed(order):
         cv = cells[v]
         opts = [(C[u], A[u][_other(cv)], A[u][cv], D[u][BLACK], D[u][WHITE])
                 for u in children[v]]
-        lo, t0, t1, _ = _knapsack(opts, False, np_width)
+        keep = len(opts) + 2 < np_width
+        lo, t0, t1, history = _knapsack(opts, keep, np_width)
+        finals = _finals(cv, lo, t0, t1)
+        if keep:
+            saved[v] = finals, history
         a, cc, dd = {BLACK: INF, WHITE: INF}, INF, {BLACK: INF, WHITE: INF}
-        for state, cost, _how in _finals(cv, lo, t0, t1):
+        for state, cost, _how in finals:
             if state[0] == "A":
                 a[state[1]] = min(a[state[1]], cost)
             elif state[0] == "C":
@@ -337,13 +345,16 @@ def _solve_component(cells: bytes, order: list[int], parent: list[int], np_width
     want = {root: ("C",)}
     for v in order:
         cv = cells[v]
-        opts = [(C[u], A[u][_other(cv)], A[u][cv], D[u][BLACK], D[u][WHITE])
-                for u in children[v]]
-        lo, t0, t1, history = _knapsack(opts, True, np_width)
+        if v in saved:
+            finals, history = saved.pop(v)
+        else:
+            opts = [(C[u], A[u][_other(cv)], A[u][cv], D[u][BLACK], D[u][WHITE])
+                    for u in children[v]]
+            lo, t0, t1, history = _knapsack(opts, True, np_width)
+            finals = _finals(cv, lo, t0, t1)
         kind = want[v][0]
         target = C[v] if kind == "C" else (A[v] if kind == "A" else D[v])[want[v][1]]
-        closing = [how for state, cost, how in _finals(cv, lo, t0, t1)
-                   if state == want[v] and cost == target]
+        closing = [how for state, cost, how in finals if state == want[v] and cost == target]
         if not closing:  # pragma: no cover - the minimum is attained by one of the finals
             raise AssertionError("tree DP read-back found no closing option")
         track, d, role = closing[0]
