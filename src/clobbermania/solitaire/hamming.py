@@ -1,0 +1,579 @@
+"""Constructive SC2 reductions on Hamming graphs and hypercubes (Dorbec, Duchêne, Gravier).
+
+SC2 is Solitaire Clobber without colour alternation; a configuration puts a stone on every
+vertex. A graph is *strongly 1-reducible* when, for every vertex v and colour c, every
+configuration that is not monochromatic on G - v can be reduced to one stone of colour c
+on v. Dorbec, Duchêne and Gravier (Integers 8 (2008) G03) prove that cliques K_n (n >= 3)
+and every Hamming graph K_{n1} x ... x K_{nk} other than the hypercubes and K2 x K3 are
+strongly 1-reducible (Thm 8, by induction over Cartesian products G x K_n, Lemma 7, from
+small base graphs), and that hypercubes reduce to two stones (Thm 5); on a bipartite graph
+(#even - #odd) mod 3 is an SC2 invariant, so some hypercube configurations need two.
+
+:func:`reduce_hamming` turns this into an algorithm (our own induction, described in its
+docstring) that outputs a move sequence; every sequence is checked by
+:func:`clobbermania.solitaire.rules.replay` in the tests.
+
+>>> from clobbermania.graphs import hamming
+>>> from clobbermania.stones import Position
+>>> from clobbermania.solitaire import replay
+>>> p = Position.from_string("xxoxoxxoo", hamming(3, 3))
+>>> r = replay(p, reduce_hamming(p, to=4, color=WHITE), free=True)
+>>> r.valid, r.final.text()
+(True, '....o....')
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+
+from ..errors import UnsupportedError
+from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position
+
+#: Sub-graphs with at most this many vertices may be finished by exact search (the base
+#: graphs K3 x K3, K2 x K4, K3 x K2 x K2 have 9, 8 and 12 vertices).
+EXACT_VERTICES = 12
+#: Exact search is also the last resort up to this size (never needed in our tests).
+EXACT_FALLBACK_VERTICES = 12
+
+
+class _Fail(Exception):
+    """A planned construction does not apply; the caller restores the state and tries
+    another one."""
+
+
+def hamming_sizes(board: Board) -> tuple[int, ...]:
+    """The factor sizes of a board built by :func:`clobbermania.graphs.hamming`,
+    :func:`~clobbermania.graphs.hypercube` or :func:`~clobbermania.graphs.complete`,
+    read from its name and checked against its edges.
+
+    >>> from clobbermania.graphs import hypercube
+    >>> hamming_sizes(hypercube(3))
+    (2, 2, 2)
+    """
+    name = board.name or ""
+    kind, _, arg = name.partition(":")
+    try:
+        if kind == "hamming":
+            sizes = tuple(int(x) for x in arg.split(","))
+        elif kind == "hypercube":
+            sizes = (2,) * int(arg)
+        elif kind == "complete":
+            sizes = (int(arg),)
+        else:
+            raise ValueError
+    except ValueError:
+        raise UnsupportedError(f"board {name or 'graph'!r} is not a Hamming graph: build it "
+                               "with --graph hamming:a,b,... or hypercube:d") from None
+    _check_board(board, sizes)
+    return sizes
+
+
+def _check_board(board: Board, sizes: Sequence[int]) -> None:
+    n = 1
+    for a in sizes:
+        n *= a
+    if n != board.n or board.is_grid:
+        raise UnsupportedError(f"the board has {board.n} vertices, not the {n} of the Hamming "
+                               f"graph {','.join(map(str, sizes))}")
+    edges = n * sum(a - 1 for a in sizes) // 2
+    if sum(len(board.neighbors(v)) for v in range(board.n)) != 2 * edges:
+        raise UnsupportedError("the board's edges are not those of the Hamming graph "
+                               f"{','.join(map(str, sizes))}")
+    # The neighbours of vertex 0 pin the numbering down on typical boards; a full check
+    # costs one pass over the edges.
+    strides = _strides(sizes)
+    for v in range(n):
+        digits = _digits(v, sizes, strides)
+        for u in board.neighbors(v):
+            du = _digits(u, sizes, strides)
+            if sum(1 for x, y in zip(digits, du) if x != y) != 1:
+                raise UnsupportedError("the board is not numbered like hamming:"
+                                       + ",".join(map(str, sizes)))
+
+
+def _strides(sizes: Sequence[int]) -> list[int]:
+    out = [1] * len(sizes)
+    for k in range(len(sizes) - 2, -1, -1):
+        out[k] = out[k + 1] * sizes[k + 1]
+    return out
+
+
+def _digits(v: int, sizes: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
+    return tuple((v // s) % a for a, s in zip(sizes, strides))
+
+
+def _strongly_1_reducible(sizes: Sequence[int]) -> bool:
+    """Dorbec et al.: K_n (n >= 3) and Hamming graphs other than hypercubes and K2 x K3."""
+    s = sorted((a for a in sizes if a > 1), reverse=True)
+    return bool(s) and s[0] >= 3 and s != [3, 2]
+
+
+def _other(color: int) -> int:
+    return BLACK + WHITE - color
+
+
+# --------------------------------------------------------------------------------------
+# The reducer: state, moves, and the constructions
+# --------------------------------------------------------------------------------------
+
+#: A chain: inner coordinates, the pieces' bases in chain order, and an optional opening
+#: capture (src, dst) played first.
+_Plan = tuple[tuple[int, ...], list[int], tuple[int, int] | None]
+
+
+class _Reducer:
+    """Plays moves on a mutable copy of the cells and records them.
+
+    A *sub-graph* is a product of some coordinates (``coords``) with the others fixed:
+    its vertices are ``base + offset`` over the offsets of ``coords`` (``base`` has zero
+    digits on ``coords``). Every sub-graph is again a Hamming graph.
+    """
+
+    def __init__(self, sizes: Sequence[int], cells: bytearray):
+        self.sizes = tuple(sizes)
+        self.strides = _strides(self.sizes)
+        self.cells = cells
+        self.moves: list[Move] = []
+        self._offsets: dict[tuple[int, ...], list[int]] = {}
+
+    # -- primitives -----------------------------------------------------------------------
+    def play(self, u: int, v: int) -> None:
+        cells = self.cells
+        # the constructions only plan legal moves; this guards the invariant cheaply
+        if cells[u] == EMPTY or cells[v] != _other(cells[u]):
+            raise _Fail
+        cells[v] = cells[u]
+        cells[u] = EMPTY
+        self.moves.append(Move(u, v))
+
+    def offsets(self, coords: tuple[int, ...]) -> list[int]:
+        """Offsets of the vertices of a sub-graph on ``coords``, in mixed-radix order."""
+        out = self._offsets.get(coords)
+        if out is None:
+            out = [0]
+            for k in coords:
+                s, a = self.strides[k], self.sizes[k]
+                out = [o + x * s for o in out for x in range(a)]
+            self._offsets[coords] = out
+        return out
+
+    def digit(self, v: int, k: int) -> int:
+        return (v // self.strides[k]) % self.sizes[k]
+
+    def snapshot(self) -> tuple[bytes, int]:
+        return bytes(self.cells), len(self.moves)
+
+    def restore(self, snap: tuple[bytes, int]) -> None:
+        self.cells[:] = snap[0]
+        del self.moves[snap[1]:]
+
+    # -- strongly 1-reducible graphs -------------------------------------------------------
+    def solve(self, coords: tuple[int, ...], base: int, t: int, c: int) -> None:
+        """Reduce the stones of a sub-graph to one stone of colour ``c`` on ``t``.
+
+        The sub-graph may have holes (empty vertices) left by an opening capture. Raises
+        _Fail when no construction applies (the caller restores the state); on strongly
+        1-reducible sub-graphs without holes, and configurations not monochromatic on
+        S - t, this does not happen (see :func:`reduce_hamming`).
+        """
+        coords = tuple(k for k in coords if self.sizes[k] > 1)
+        cells = self.cells
+        verts = [base + o for o in self.offsets(coords) if cells[base + o] != EMPTY]
+        if cells[t] == EMPTY:
+            raise _Fail
+        if len(verts) == 1:
+            if cells[t] != c:
+                raise _Fail
+            return
+        if len(verts) == 2:  # K2: the other stone must capture t with colour c
+            u = verts[0] if verts[1] == t else verts[1]
+            if cells[u] != c or cells[t] != _other(c) or self.distance(u, t) != 1:
+                raise _Fail
+            self.play(u, t)
+            return
+        if {cells[v] for v in verts if v != t} != {BLACK, WHITE}:
+            raise _Fail  # monochromatic on S - t: excluded by the definition
+        if len(coords) == 1:
+            self.clique(verts, t, c)
+            return
+        if len(verts) <= EXACT_VERTICES:
+            self.exact(verts, t, c)
+            return
+        for plan in self._plans(coords, base, t):
+            snap = self.snapshot()
+            try:
+                self.chain(plan, t, c)
+                return
+            except _Fail:
+                self.restore(snap)
+        if len(verts) <= EXACT_FALLBACK_VERTICES:
+            self.exact(verts, t, c)
+            return
+        raise _Fail
+
+    def distance(self, u: int, v: int) -> int:
+        return sum(1 for k in range(len(self.sizes)) if self.digit(u, k) != self.digit(v, k))
+
+    def clique(self, verts: Sequence[int], t: int, c: int) -> None:
+        """K_n, n >= 3, stones on all of ``verts`` (mutually adjacent): one stone c on t.
+
+        Let R = verts - t hold x stones of colour c and y of the other colour, x, y >= 1.
+        In a clique an other-coloured stone can eat a c stone (x - 1) and a c stone an
+        other-coloured one (y - 1) as long as both colours remain. If t holds the other
+        colour, R goes to (1, 0) and its last stone captures t. If t holds c, R goes to
+        (1, 1): its other-coloured stone captures t, then its c stone recaptures.
+        """
+        cells = self.cells
+        rest = [v for v in verts if v != t and cells[v] != EMPTY]
+        mine = [v for v in rest if cells[v] == c]
+        theirs = [v for v in rest if cells[v] == _other(c)]
+        if not mine or not theirs:
+            raise _Fail
+        keep = 1 if cells[t] == c else 0
+        while len(mine) > 1:
+            u = mine.pop()
+            self.play(theirs[-1], u)
+            theirs[-1] = u
+        u = mine[0]
+        while len(theirs) > keep:
+            v = theirs.pop()
+            self.play(u, v)
+            u = v
+        if keep:
+            self.play(theirs[0], t)
+        self.play(u, t)
+
+    # -- chains of pieces -------------------------------------------------------------------
+    def _plans(self, coords: tuple[int, ...], base: int,
+               t: int) -> Iterator[_Plan]:
+        """Candidate chains (inner coordinates, piece bases in chain order, opening move).
+
+        Copy chains: the pieces are the copies of G = S without coordinate r (they are
+        pairwise joined by the cliques of coordinate r, so any order works); G must be
+        strongly 1-reducible. Fibre chains: the pieces are the cliques K_{n_r} along
+        coordinate r (n_r >= 3), visited along a Hamiltonian path (a reflected Gray code)
+        of the other coordinates ending at the target's clique.
+        """
+        cells = self.cells
+        for r in coords:
+            inner = tuple(k for k in coords if k != r)
+            if not _strongly_1_reducible([self.sizes[k] for k in inner]):
+                continue
+            offs = self.offsets(inner)
+            s = self.strides[r]
+            tv = self.digit(t, r)
+            pieces = [base + v * s for v in range(self.sizes[r])]
+            starts = []
+            for v in range(self.sizes[r]):
+                if v == tv:
+                    continue
+                seen = {cells[pieces[v] + o] for o in offs} - {EMPTY}
+                if len(seen) == 2:
+                    starts.append(v)
+            for v in starts[:4]:
+                order = [v] + [u for u in range(self.sizes[r]) if u not in (v, tv)] + [tv]
+                yield inner, [pieces[u] for u in order], None
+            if starts:
+                continue
+            # Every copy but the target's is one-coloured: an opening capture from the
+            # target's copy into another copy gives that copy two colours (and the target's
+            # copy a hole).
+            tried = 0
+            for v in range(self.sizes[r]):
+                if v == tv or tried >= 3:
+                    continue
+                colors = {cells[pieces[v] + o] for o in offs} - {EMPTY}
+                if len(colors) != 1:
+                    continue
+                a = colors.pop()
+                for o in offs:
+                    g = pieces[tv] + o
+                    if g != t and cells[g] == _other(a) and cells[pieces[v] + o] == a:
+                        order = [v] + [u for u in range(self.sizes[r]) if u not in (v, tv)]
+                        yield inner, [pieces[u] for u in order + [tv]], (g, pieces[v] + o)
+                        tried += 1
+                        break
+        for r in coords:
+            if self.sizes[r] < 3:
+                continue
+            outer = tuple(k for k in coords if k != r)
+            yield from self._fibre_plans(r, outer, base, t)
+
+    def _fibre_plans(self, r: int, outer: tuple[int, ...], base: int,
+                     t: int) -> Iterator[_Plan]:
+        cells = self.cells
+        offs_r = self.offsets((r,))
+        tt = [self.digit(t, k) for k in outer]
+        tried = 0
+        for perm in itertools.islice(itertools.permutations(range(len(outer))), 6):
+            order = [outer[i] for i in perm]
+            sizes = [self.sizes[k] for k in order]
+            gray = _gray(sizes)
+            start, end = gray[0], gray[-1]
+            target = [tt[outer.index(k)] for k in order]
+            free = [i for i in range(len(order)) if start[i] != end[i]]
+            # choose start digits (different from the target's) giving a two-coloured clique
+            options = [[x for x in range(sizes[i]) if x != target[i]] for i in free]
+            for choice in itertools.islice(itertools.product(*options), 8):
+                sigma = []
+                for i, a in enumerate(sizes):
+                    m = {end[i]: target[i]}
+                    if i in free:
+                        m[start[i]] = choice[free.index(i)]
+                    rest_src = [x for x in range(a) if x not in m]
+                    rest_dst = [x for x in range(a) if x not in m.values()]
+                    m.update(zip(rest_src, rest_dst))
+                    sigma.append(m)
+                first = base + sum(sigma[i][start[i]] * self.strides[k]
+                                   for i, k in enumerate(order))
+                if len({cells[first + o] for o in offs_r} - {EMPTY}) < 2:
+                    continue
+                pieces = [base + sum(sigma[i][g[i]] * self.strides[k]
+                                     for i, k in enumerate(order)) for g in gray]
+                yield (r,), pieces, None
+                tried += 1
+                if tried >= 6:
+                    return
+
+    def chain(self, plan: _Plan, t: int, c: int) -> None:
+        """Reduce the pieces one after the other: piece m is reduced to one stone at inner
+        position s_m, of the colour opposite to piece m+1's stone there, which then
+        captures it (the pieces are joined there); the last piece ends at t with colour c.
+        The positions s_m come from :func:`_chain_positions`."""
+        inner, pieces, opening = plan
+        offs = self.offsets(inner)
+        cells = self.cells
+        if opening is not None:
+            self.play(*opening)
+        configs = [[cells[p + o] for o in offs] for p in pieces]
+        t_inner = offs.index(t - pieces[-1])
+        far = [self.distance(pieces[-1] + o, t) for o in offs]
+        outs = _chain_positions(configs, t_inner, far)
+        if outs is None:
+            raise _Fail
+        for m, p in enumerate(pieces):
+            s = outs[m]
+            if m + 1 < len(pieces):
+                nxt = pieces[m + 1] + offs[s]
+                self.solve(inner, p, p + offs[s], _other(cells[nxt]))
+                self.play(p + offs[s], nxt)
+            else:
+                self.solve(inner, p, t, c)
+
+    # -- exact search on small sub-graphs ----------------------------------------------
+    def exact(self, verts: Sequence[int], t: int, c: int) -> None:
+        """Depth-first search with a table of refuted states, on at most
+        EXACT_FALLBACK_VERTICES vertices: one stone of colour c on t."""
+        moves = _exact_search(self._local_adjacency(verts), [self.cells[v] for v in verts],
+                              list(verts).index(t), c)
+        if moves is None:
+            raise _Fail
+        for a, b in moves:
+            self.play(verts[a], verts[b])
+
+    def _local_adjacency(self, verts: Sequence[int]) -> list[int]:
+        digits = [_digits(v, self.sizes, self.strides) for v in verts]
+        adj = []
+        for i, di in enumerate(digits):
+            m = 0
+            for j, dj in enumerate(digits):
+                if sum(1 for x, y in zip(di, dj) if x != y) == 1:
+                    m |= 1 << j
+            adj.append(m)
+        return adj
+
+
+def _chain_positions(configs: list[list[int]], t: int,
+                     far: Sequence[int] | None = None) -> list[int] | None:
+    """Positions s_1..s_n (s_n = t) making every piece reducible, or None.
+
+    Piece 1 must be two-coloured on G - s_1; piece m >= 2, whose stone at s_{m-1} is
+    flipped by the incoming capture, must be two-coloured on G - s_m after the flip. With
+    p = s_{m-1} != s, flipping p keeps G - s two-coloured exactly when G - s holds at least
+    two stones of p's colour. s_m must hold a stone in pieces m and m + 1 (holes are
+    empty). The reachable sets R_m are computed in O(|G|) per piece. Going back from
+    s_n = t, the last piece's entry is preferably a stone of its majority colour far from
+    t (``far`` ranks positions), so that the flip leaves no one-coloured region around t.
+    """
+    n = len(configs)
+    size = len(configs[0])
+    reach: list[list[bool]] = []
+    prev: list[bool] | None = None
+    for m, conf in enumerate(configs):
+        nb = conf.count(BLACK)
+        nw = conf.count(WHITE)
+        nxt = configs[m + 1] if m + 1 < n else None
+        cur = [False] * size
+        if prev is not None:
+            rb = sum(1 for p in range(size) if prev[p] and conf[p] == BLACK)
+            rw = sum(1 for p in range(size) if prev[p] and conf[p] == WHITE)
+        for s in range(size):
+            if conf[s] == EMPTY or (nxt is not None and nxt[s] == EMPTY):
+                continue
+            cb = nb - (conf[s] == BLACK)
+            cw = nw - (conf[s] == WHITE)
+            if prev is None:
+                cur[s] = cb >= 1 and cw >= 1
+                continue
+            if prev[s] and cb >= 1 and cw >= 1:
+                cur[s] = True
+                continue
+            ob = rb - (prev[s] and conf[s] == BLACK)
+            ow = rw - (prev[s] and conf[s] == WHITE)
+            cur[s] = (ob > 0 and cb >= 2) or (ow > 0 and cw >= 2)
+        reach.append(cur)
+        prev = cur
+    if not reach[-1][t]:
+        return None
+    outs = [t]
+    for m in range(n - 1, 0, -1):
+        conf, s, prev = configs[m], outs[-1], reach[m - 1]
+        cb = conf.count(BLACK) - (conf[s] == BLACK)
+        cw = conf.count(WHITE) - (conf[s] == WHITE)
+        candidates = range(size)
+        if m == n - 1 and far is not None:
+            major = BLACK if cb >= cw else WHITE
+            candidates = sorted(range(size), key=lambda p: (conf[p] != major, -far[p]))
+        elif prev[s] and cb >= 1 and cw >= 1:
+            outs.append(s)
+            continue
+        for p in candidates:
+            if p == s and prev[s] and cb >= 1 and cw >= 1:
+                outs.append(p)
+                break
+            if p != s and prev[p] and ((conf[p] == BLACK and cb >= 2)
+                                       or (conf[p] == WHITE and cw >= 2)):
+                outs.append(p)
+                break
+        else:  # pragma: no cover - reach[m] guarantees a predecessor
+            return None
+    outs.reverse()
+    return outs
+
+
+def _gray(sizes: Sequence[int]) -> list[tuple[int, ...]]:
+    """The reflected mixed-radix Gray code: consecutive tuples differ in one digit, so it
+    is a Hamiltonian path of the Hamming graph K_{sizes[0]} x ..."""
+    out: list[tuple[int, ...]] = [()]
+    for a in reversed(sizes):
+        nxt = []
+        for x in range(a):
+            seq = out if x % 2 == 0 else out[::-1]
+            nxt.extend((x,) + g for g in seq)
+        out = nxt
+    return out
+
+
+def _exact_search(adj: list[int], colors: list[int], t: int, c: int) -> list[tuple[int, int]] | None:
+    """Moves leaving one stone of colour c on vertex t, or None; stones on ``adj``'s
+    vertices coloured ``colors``. A stone never leaves t (t could not be refilled) and the
+    stones must stay connected (separated groups never meet again)."""
+    n = len(adj)
+    black = sum(1 << v for v in range(n) if colors[v] == BLACK)
+    white = sum(1 << v for v in range(n) if colors[v] == WHITE)
+    goal = (1 << t, 0) if c == BLACK else (0, 1 << t)
+    refuted: set[tuple[int, int]] = set()
+    path: list[tuple[int, int]] = []
+    tbit = 1 << t
+
+    def connected(occ: int) -> bool:
+        low = occ & -occ
+        seen, frontier = low, low
+        while frontier:
+            nxt = 0
+            f = frontier
+            while f:
+                b = f & -f
+                f ^= b
+                nxt |= adj[b.bit_length() - 1]
+            nxt &= occ & ~seen
+            seen |= nxt
+            frontier = nxt
+        return seen == occ
+
+    def dfs(b: int, w: int) -> bool:
+        if (b, w) == goal:
+            return True
+        occ = b | w
+        if not occ & tbit or occ == tbit or (b, w) in refuted or not connected(occ):
+            return False
+        for mine, theirs, is_black in ((b, w, True), (w, b, False)):
+            m = mine & ~tbit
+            while m:
+                bit = m & -m
+                m ^= bit
+                u = bit.bit_length() - 1
+                targets = adj[u] & theirs
+                while targets:
+                    tb = targets & -targets
+                    targets ^= tb
+                    v = tb.bit_length() - 1
+                    if is_black:
+                        nb, nw = (b ^ bit) | tb, w ^ tb
+                    else:
+                        nb, nw = b ^ tb, (w ^ bit) | tb
+                    path.append((u, v))
+                    if dfs(nb, nw):
+                        return True
+                    path.pop()
+        refuted.add((b, w))
+        return False
+
+    return list(path) if dfs(black, white) else None
+
+
+# --------------------------------------------------------------------------------------
+# Public entry point
+# --------------------------------------------------------------------------------------
+
+def reduce_hamming(position: Position, to: int | None = None, color: int | None = None,
+                   sizes: Sequence[int] | None = None) -> list[Move]:
+    """SC2 moves reducing a configuration on a Hamming graph to one stone (two on cubes).
+
+    placeholder
+    """
+    board = position.board
+    sizes = tuple(sizes) if sizes is not None else hamming_sizes(board)
+    if sizes is not None:
+        _check_board(board, sizes)
+    cells = bytearray(position.cells)
+    if EMPTY in cells:
+        raise UnsupportedError("the construction needs a stone on every vertex")
+    if color is not None and color not in (BLACK, WHITE):
+        raise UnsupportedError("color must be BLACK or WHITE")
+    if to is not None and not 0 <= to < board.n:
+        raise UnsupportedError(f"vertex {to} is not on this {board.n}-vertex graph")
+    real = [a for a in sizes if a > 1]
+    if not real:
+        if color is not None and cells[0] != color:
+            raise UnsupportedError("a one-vertex graph keeps its stone's colour")
+        return []
+    if all(a == 2 for a in real):
+        return _reduce_hypercube(sizes, cells, to, color)
+    if sorted(real) == [2, 3]:
+        raise UnsupportedError("K2 x K3 is not strongly 1-reducible (Dorbec, Duchêne, "
+                               "Gravier); use the exact solver on its six vertices")
+    if to is None:
+        to = next((v for v in range(board.n)
+                   if {cells[u] for u in range(board.n) if u != v} == {BLACK, WHITE}), None)
+        if to is None:
+            raise UnsupportedError("the configuration is monochromatic: no move is possible")
+    if color is None:
+        color = BLACK
+    if {cells[u] for u in range(board.n) if u != to} != {BLACK, WHITE}:
+        raise UnsupportedError(f"the configuration is monochromatic on G - {to}: no sequence "
+                               f"ends with one stone on {to} (strong 1-reducibility excludes "
+                               "this case)")
+    red = _Reducer(sizes, cells)
+    try:
+        red.solve(tuple(range(len(sizes))), 0, to, color)
+    except _Fail:
+        raise UnsupportedError("internal: no construction applied to this configuration "
+                               f"({position.text()}, to {to}, {COLOR_NAMES[color]})") from None
+    return red.moves
+
+
+def _reduce_hypercube(sizes, cells, to, color):
+    raise UnsupportedError("hypercubes: not yet")
