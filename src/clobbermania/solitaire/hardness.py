@@ -115,6 +115,7 @@ problem is NP-complete; the reduction is linear in n (the board has O(n) squares
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Iterable, Sequence
@@ -306,7 +307,7 @@ def from_grid_graph(graph: GridGraphSpec) -> HardnessConstruction:
     It reduces to one stone (colours alternating, either colour first) exactly when G has
     a Hamiltonian circuit; see the module docstring for the construction and the proof.
     The board has O(n) squares: the graph's bounding box, one row for bomb and junction,
-    and the snaking tail, with the width chosen to keep the board smallest.
+    and the snaking tail, with the width chosen to keep the board small.
 
     >>> c = from_grid_graph("###/#.#/###")
     >>> c.n, c.position.stone_count(), c.position.board.rows, c.position.board.cols
@@ -330,8 +331,9 @@ def from_grid_graph(graph: GridGraphSpec) -> HardnessConstruction:
     height = max(r for r, _ in g_built) + 1
     base_last = max(max(c for _, c in g_built), a_col + 1)
     best = None
-    # widening the board shortens the tail's snake; keep the smallest board
-    for last_col in range(base_last, base_last + n + 2):
+    # widening the board shortens the tail's snake; keep the smallest board among widths up
+    # to about sqrt(2n) more (beyond that the tail's rows no longer pay for the width)
+    for last_col in range(base_last, base_last + math.isqrt(2 * n) + 3):
         tail = _tail_squares(n, a_col + 1, last_col)
         top = min(r for r, _ in tail)
         area = (height - top) * (last_col + 1)
@@ -403,7 +405,6 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     path = [v, down]
     visited = {v, down}
-    counter = [0]
 
     def usable(u: Node) -> int:
         # neighbours still able to be next to u on the circuit: unvisited ones, the path's
@@ -428,26 +429,36 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
                     stack.append(m)
         return len(seen) == len(rest)
 
-    def extend() -> bool:
-        counter[0] += 1
-        if deadline is not None and counter[0] % 1024 == 0 and time.perf_counter() > deadline:
+    def candidates() -> list[Node]:
+        end = path[-1]
+        # `right` closes the circuit, so it may only come last
+        return [m for m in nbrs[end]
+                if m not in visited and (m != right or len(path) == n - 1)]
+
+    # iterative depth-first search (paths can be far longer than Python's recursion limit)
+    stack = [iter(candidates())]
+    steps = 0
+    while stack:
+        steps += 1
+        if deadline is not None and steps % 1024 == 0 and time.perf_counter() > deadline:
             raise UnsupportedError(f"the Hamiltonian circuit search did not finish within "
                                    f"{time_limit:g} seconds")
-        end = path[-1]
+        m = next(stack[-1], None)
+        if m is None:
+            stack.pop()
+            if len(path) > 2:
+                visited.discard(path.pop())
+            continue
+        path.append(m)
+        visited.add(m)
         if len(path) == n:
-            return end == right
-        for m in nbrs[end]:
-            if m in visited or (m == right and len(path) < n - 1):
-                continue
-            path.append(m)
-            visited.add(m)
-            if feasible() and extend():
-                return True
-            path.pop()
-            visited.discard(m)
-        return False
-
-    return list(path) if extend() else None
+            if m == right:
+                return list(path)
+        elif feasible():
+            stack.append(iter(candidates()))
+            continue
+        visited.discard(path.pop())
+    return None
 
 
 def check_circuit(graph: GridGraphSpec, circuit: Sequence[Sequence[int]]) -> list[Node]:
