@@ -8,7 +8,7 @@ import click
 from ..errors import NotationError
 from ..graphs import parse_graph_spec
 from ..render import text_drawing
-from ..solitaire.reducibility import _DESCRIPTIONS, PROPERTIES, check_property
+from ..solitaire.reducibility import PROPERTIES, PROPERTY_DESCRIPTIONS, check_property
 from ._common import emit_json
 
 
@@ -40,7 +40,7 @@ def check(ctx, prop, graph, as_json) -> None:
         emit_json(result.to_dict())
         return
     verdict = "holds" if result.holds else "fails"
-    click.echo(f"{board.describe()}: {_DESCRIPTIONS[key]} ({key}) {verdict}; "
+    click.echo(f"{board.describe()}: {PROPERTY_DESCRIPTIONS[key]} ({key}) {verdict}; "
                f"{result.cases:,} cases checked in {result.seconds:.2f} s")
     if result.counterexample is not None:
         ce = result.counterexample

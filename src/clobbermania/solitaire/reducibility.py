@@ -27,18 +27,25 @@ component). A move takes two adjacent stones of different colours, so both even 
 both odd, to one stone of the other parity: ``#even - #odd`` changes by 3. One stone
 left needs the difference to be +-1 (mod 3), so configurations with difference 0 (mod
 3) are not 1-reducible (:func:`prop6_configuration` builds them on every Q_d, d >= 2),
-and a joker flip, changing the difference by 2, repairs it. The tests check this by
-brute force.
+and a joker flip, changing the difference by 2, repairs it. The same invariant fixes
+the parity of the last stone, so of (v, black) and (v, white) at most one is ever a
+single-stone ending: no bipartite graph with at least 3 vertices (hypercubes included)
+is strongly 1-reducible. The tests check all of this by brute force, and on Q2, Q3, Q4
+the tables show the invariant is the only obstruction: a configuration with both
+colours reduces to one stone exactly when its difference is not 0 mod 3.
 
 Method: a dynamic programme over *every* SC2 state of the board (each vertex empty,
-black or white: 3^n states, indexed in base 3 with digit 0 empty, 1 black, 2 white),
-processed by increasing stone count. For each state it stores the fewest stones
-reachable, the bitmask of single-stone endings (v, c) reachable (bit 2v + c - 1), and
-on request the same for "at most two stones, one being c on v" and for plays with the
-joker unused. The kernel is numba, parallel over the occupied sets of a level; it is
-held equal to the reference rules (:mod:`.rules`) by the tests, and every witness read
-back from the tables is replayed by :func:`.rules.replay`. Q_4 (3^16 = 43M states) takes
-a few seconds; boards beyond :data:`MAX_VERTICES` vertices are refused.
+black or white: 3^n states), processed by increasing stone count, so that a state's
+children (one stone fewer) are done before it. States are stored grouped by occupied
+set, so the children of one occupied set lie in a few small blocks and the lookups
+stay in cache. For each state the tables hold the fewest stones reachable, the bitmask
+of single-stone endings (v, c) reachable (bit 2v + c - 1), and on request the same for
+"at most two stones, one being c on v" and for plays with the joker still unused. The
+kernels are numba, parallel over the occupied sets of a level; they are held equal to
+the reference rules (:mod:`.rules`) by the tests, on every state of small graphs, and
+every witness read back from the tables is replayed by :func:`.rules.replay`. Q_4
+(3^16 = 43M states) takes about 2.5 s (5 s with the joker tables) on two idle cores;
+boards beyond :data:`MAX_VERTICES` vertices are refused.
 
 >>> from clobbermania.graphs import complete, hamming
 >>> check_property(complete(4), "strong1").holds
@@ -68,7 +75,8 @@ MAX_VERTICES = 16
 #: The graph properties :func:`check_property` decides, in CLI spelling.
 PROPERTIES = ("strong1", "strong1-joker", "strong2", "1-reducible")
 
-_DESCRIPTIONS = {
+#: A few words for each property, for printing.
+PROPERTY_DESCRIPTIONS = {
     "1-reducible": "every configuration with both colours reduces to one stone",
     "strong1": "strongly 1-reducible",
     "strong1-joker": "strongly 1-reducible with a joker",
@@ -722,8 +730,8 @@ def prop6_configuration(d: int, flipped: Iterable[int] | None = None) -> Positio
     return p
 
 
-__all__ = ["MAX_VERTICES", "PROPERTIES", "SEARCH_LIMIT", "ReducibilityTable", "JokerWitness",
-           "reducibility_table", "clear_tables", "reachable_singletons", "sc2_minimum",
-           "is_k_reducible", "is_1vc_reducible", "reduce_to_vertex", "Endings",
-           "search_endings", "Counterexample", "PropertyCheck", "check_property",
-           "parity_difference", "prop6_configuration"]
+__all__ = ["MAX_VERTICES", "PROPERTIES", "PROPERTY_DESCRIPTIONS", "SEARCH_LIMIT",
+           "ReducibilityTable", "JokerWitness", "reducibility_table", "clear_tables",
+           "reachable_singletons", "sc2_minimum", "is_k_reducible", "is_1vc_reducible",
+           "reduce_to_vertex", "Endings", "search_endings", "Counterexample", "PropertyCheck",
+           "check_property", "parity_difference", "prop6_configuration"]
