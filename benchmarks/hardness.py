@@ -102,7 +102,8 @@ def main() -> None:
     for n in range(13, args.max_random + 1):
         graphs = set()
         for _ in range(args.per_size):
-            rows, cols = rng.choice([(4, 4), (3, 5), (4, 5), (3, 6), (2, 8)])
+            rows, cols = rng.choice([(r, c) for r, c in ((4, 4), (3, 5), (4, 5), (3, 6), (2, 8))
+                                     if r * c >= n])
             graphs.add(parse_grid_graph(random_grid_graph(rng, n, rows, cols)))
         for rows, cols in ((4, 4), (2, 8), (3, 5), (4, 5)):
             if rows * cols >= n and n % 2 == 0:

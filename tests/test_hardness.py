@@ -389,3 +389,14 @@ def test_cli_bad_mask(capsys):
     code, out, err = run(capsys, "solitaire", "hardness", "#?#")
     assert code == 2 and out == ""
     assert err.startswith("error: bad character '?'") and err.count("\n") == 1
+
+
+def test_circuit_finder_refutes_cut_vertices_at_once():
+    # two 8x8 blocks joined through one corridor row: a cut vertex, so no circuit
+    rows = ["#" * 8 + ".." + "#" * 8 for _ in range(8)]
+    rows[3] = "#" * 18
+    t0 = time.perf_counter()
+    assert hamiltonian_circuit("/".join(rows), time_limit=5) is None
+    assert time.perf_counter() - t0 < 1
+    assert not has_circuit_dp(parse_grid_graph("###/#.#/###/.#./.#."))
+    assert hamiltonian_circuit("###/#.#/###/.#./.#.") is None

@@ -45,72 +45,84 @@ xx
 Theorem
 -------
 Let n >= 3. The configuration ``from_grid_graph(G).position`` reduces to one stone
-(under alternation, with black first, with white first, or either) if and only if G has
-a Hamiltonian circuit. For n <= 2 no graph has a circuit and no configuration reduces to
-one stone (the three graphs are checked exhaustively by the tests; the horizontal domino
-is built transposed, see below).
+(colours alternating; black first, white first, or either) if and only if G has a
+Hamiltonian circuit. For n <= 2 no graph has a circuit and no configuration reduces to
+one stone (see the end).
 
 Proof of "if". A circuit through v must use both of v's edges, and v's only possible
 neighbours are R and D (nothing lies above v or left of it in its row). Orient it as
 v, D, ..., R. White first: the bomb eats v, D, ..., R (n white moves, each onto an
-adjacent black node); between them the fire eats the tail from the far end and then the
-junction (n black moves); the last, (n + 1)-th, white move is the bomb on R eating the
-fire on the junction. Black first: the same n black fuse moves and n white bomb moves
-interleaved the other way, then the fire on the junction eats the bomb on R. The fire
-lands on the junction next to R, a black node or already the bomb: no conflict.
-:func:`witness_from_circuit` produces exactly these sequences and they are replayed by
-the reference rules.
+adjacent black node); between them the fire eats the tail whites from the far end and
+then the junction (n black moves); the last, (n + 1)-th, white move is the bomb on R
+eating the fire on the junction. Black first: the same n fire moves and n bomb moves
+interleaved the other way, then the fire on the junction eats the bomb on R. (The fire
+lands on the junction next to R, a black node or already the bomb: no conflict.)
+:func:`witness_from_circuit` produces exactly these sequences; the tests replay them
+with the reference rules.
 
-Proof of "only if". Take any alternating sequence leaving one stone.
+Proof of "only if". Let T be the tail's n squares (the n - 1 tail whites and the fire),
+J the junction, B the bomb's square and S = the node squares plus B. Only J links T to
+S: J touches B, R and the first tail square; T is an induced path touching nothing else;
+B touches only v and J. Take any alternating sequence leaving one stone.
 
-1. *Connectivity.* A stone only moves onto an occupied square, so squares never become
-   occupied again and the stones of one connected group of occupied squares stay in
-   it; each group keeps at least one stone. Hence every position along the sequence has
-   its occupied squares connected.
-2. *Phase I*: while the tail T and the rest S = nodes + bomb square both hold stones.
-   The junction J is the only link between them, so J stays occupied and J's stone never
-   moves (moving empties J). Inside T, a capture away from an end of T's occupied part
-   (or the white under the fire taking the fire) would disconnect T; so T's occupied part
-   stays an initial stretch of the tail, its top stone is the fire, and every capture
-   inside T is the fire eating the next tail stone downwards; T empties only by the fire,
-   from the square next to J, eating a white stone on J. S empties only by its last stone
-   moving into J. Within S the only white stone is the bomb (whites could only enter S
-   from J). So in phase I every white move is a bomb move.
-3. *After phase I.* If T emptied, the fire is on J and the tail whites and the
-   junction's white are gone; the only white left can be the bomb. If S emptied, the
-   stones lie on the path J, tail: one stone X on J, whites, the fire on top; on a path
-   only end captures keep it connected, and a tail white moving would take the fire
-   upwards or take X leaving a hole, both disconnecting. Either way: **every white move
-   of the whole sequence is made by the bomb**.
+1. *Connectivity.* A stone only moves onto an occupied square, so a square once empty
+   stays empty and the stones of one connected group of occupied squares stay in it;
+   each group keeps at least one stone. Hence every position along the sequence has its
+   occupied squares connected.
+2. *Phase I*: while T and S both hold stones. Then J stays occupied and J's stone never
+   moves (moving empties J and cuts T from S). No stone enters T (only J's stone could),
+   so T holds the fire and whites. A white in T moving, or a capture by the fire that is
+   not onto the next tail stone towards J, would leave a hole with stones on both sides;
+   so T's stones fill the tail from J up to the fire, and every move inside T is the fire
+   eating the next tail white towards J. T empties only by the fire, next to J, eating a
+   white stone on J. S empties only by its last stone moving into J (a capture inside S
+   leaves the capturer in S; J's stone does not move). The only white stone in S is the
+   bomb (whites could enter S only from J). So in phase I every white move is a bomb move.
+3. *After phase I.* If T emptied, the fire is on J and the tail whites and J's white are
+   gone: the only white left can be the bomb. If S emptied, the stones lie on the path
+   J, T: a stone X on J, tail whites, the fire on top. The first tail white to move would
+   leave a hole with X on one side and the fire on the other (X and the fire can be taken
+   only by a tail white or, once no white lies between them, by each other); so tail
+   whites never move. Either way:
+   **every white move of the whole sequence is made by the bomb**.
 4. *Counting.* 2n + 2 stones, 2n + 1 moves, colours alternating: white makes W moves and
    black K, with W, K in {n, n + 1}. So the bomb makes W >= n >= 3 captures; its squares
-   are distinct (a square it leaves stays empty). While the bomb lives, black node stones
-   can only move by the stone on R eating the junction's white (any other black capture
-   in S takes the bomb), so the nodes the bomb eats are the original node stones.
-5. *The bomb's first step is v.* Its other neighbour is J. If it eats a black on J first,
-   that black is the stone from R (R is then empty) or the fire, which needs n >= 3 black
-   moves to reach J, impossible before white's first move (at most one black move comes
-   before it). From J with R empty the bomb can go only up the tail, at most one more
-   step: W <= 2 < n, a contradiction.
-6. *Conclusion.* So the bomb walks v = s1, s2, ... through node squares, each step onto an
-   adjacent node, possibly ending by a step from R onto the fire on J (J is then the only
-   black square it can leave G for: the bomb square is empty, the tail is not adjacent to
-   G, and a black on J from R is impossible once the bomb has eaten R's stone).
-   (a) If it ends on J, the last stone is the bomb, so all n + 1 blacks were eaten by the
-   bomb: W = n + 1 and s1..sn is a Hamiltonian path of G from v to R.
-   (b) Otherwise its walk lies in G and W >= n, so it visits all n nodes: a Hamiltonian
-   path from v to t = sn; then K = n + 1, so the bomb is eaten at t by a black stone. All
-   node stones are gone, so that is the fire, which can only be on the tail or J (the
-   bomb square is empty); of these only J touches a node, and only R. So t = R.
+   are distinct (a square it leaves stays empty). While the bomb lives, a node stone can
+   move only as the stone on R eating J's white (any other capture by a node stone takes
+   the bomb), and a stone entering a node square takes the bomb unless it is the bomb:
+   so the stones the bomb eats on node squares are the original node stones.
+5. *The bomb's first step is onto v.* Its other neighbour is J. A black on J before
+   white's first move (at most one black move precedes it) is the stone from R (the fire
+   needs n >= 3 moves to reach J), and then R is empty; from J the bomb could then only
+   go onto the first tail square and stop there (J, R, B empty): W <= 2 < n.
+6. *Conclusion.* So the bomb walks v = s1, s2, ... over node squares, each step onto an
+   adjacent node. It can leave the node squares only onto J, from R (B is empty, T does
+   not touch nodes), and the black it eats there is the fire (a node stone on J came from
+   R, whose stone the bomb ate); then the bomb is stuck, with B, R and the tail square
+   next to J all empty, and no black can ever reach it.
+   (a) If it ends on J, it is never captured, so it is the last stone: all n + 1 blacks
+   were eaten, all by the bomb; W = n + 1, and s1..sn visit all n nodes: a Hamiltonian
+   path of G from v to sn = R.
+   (b) Otherwise its walk s1..sW lies in the node squares, so W = n and it visits every
+   node: a Hamiltonian path from v to t = sn. Then K = n + 1: every white, the bomb too,
+   is eaten, the bomb at t (it makes no further move). The node stones are all gone, so
+   the fire eats it, from the tail or J (B is empty and the fire reaches a node square
+   only by eating the bomb); of these only J touches a node, namely R. So t = R.
    Either way G has a Hamiltonian path from v to R, and with the edge R-v (n >= 3) a
    Hamiltonian circuit.  QED
 
-The same argument shows, for any n, that one stone is reachable only if G has a
-Hamiltonian path from v to R. For n <= 2 the only such graph is the horizontal domino
-(v, R), which has no circuit; :func:`from_grid_graph` builds it transposed (the vertical
-domino: an isomorphic graph, so its answer is unchanged), whose configuration does not
-reduce to one stone. Deciding the question is in NP (a sequence is a certificate), so the
-problem is NP-complete; the reduction is linear in n (the board has O(n) squares).
+Small graphs: a single node, the horizontal domino (v, R) and the vertical one (v, D)
+have no circuit. The single node and the vertical domino (J touches no node: the fire
+and the bomb cannot both survive the end game) do not reduce to one stone; the
+horizontal domino would (bomb eats v then R while the fire burns the two fuse stones,
+then they meet: v, R is a Hamiltonian path to R but no circuit). So
+:func:`from_grid_graph` builds the horizontal domino transposed, as the vertical one (an
+isomorphic graph, same answer). These three cases are checked exhaustively by the tests.
+
+Deciding 1-reducibility is in NP (the move sequence is a certificate), so with this
+reduction it is NP-complete. The reduction is polynomial: the board is G's bounding box
+(at most about n^2/4 squares; O(n) for compact graphs) plus a row for the bomb and the
+junction and about 2n / width rows of snaking tail.
 """
 
 from __future__ import annotations
@@ -306,8 +318,8 @@ def from_grid_graph(graph: GridGraphSpec) -> HardnessConstruction:
 
     It reduces to one stone (colours alternating, either colour first) exactly when G has
     a Hamiltonian circuit; see the module docstring for the construction and the proof.
-    The board has O(n) squares: the graph's bounding box, one row for bomb and junction,
-    and the snaking tail, with the width chosen to keep the board small.
+    The board is the graph's bounding box, one row for bomb and junction, and the snaking
+    tail, with the width chosen to keep the board small (O(n) squares for a compact G).
 
     >>> c = from_grid_graph("###/#.#/###")
     >>> c.n, c.position.stone_count(), c.position.board.rows, c.position.board.cols
@@ -380,11 +392,12 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
     = the first node in reading order, then the node below it), or None if there is none.
 
     Backtracking with pruning: a grid graph is bipartite, so n must be even with as many
-    nodes of each square colour; v has at most the two neighbours right and below, so a
-    circuit goes v, below, ..., right; a partial path is abandoned when an unvisited node
-    has fewer than two usable neighbours or the unvisited nodes are not connected to the
-    path's end. Exponential in the worst case (the problem is NP-complete); raises
-    UnsupportedError if ``time_limit`` seconds pass first.
+    nodes of each square colour; a graph with a cut vertex has no circuit; v has at most
+    the two neighbours right and below, so a circuit goes v, below, ..., right; a partial
+    path is abandoned when an unvisited node has fewer than two usable neighbours or the
+    unvisited nodes are not connected to the path's end. Exponential in the worst case
+    (the problem is NP-complete); raises UnsupportedError if ``time_limit`` seconds pass
+    first.
 
     >>> hamiltonian_circuit("###/#.#/###")
     [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1)]
@@ -402,6 +415,8 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
     if right not in g or down not in g:
         return None
     nbrs = {u: [m for m in _neighbours(u) if m in g] for u in g}
+    if _has_cut_vertex(nbrs, v):
+        return None  # a circuit leaves the graph connected after removing any one node
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     path = [v, down]
     visited = {v, down}
@@ -459,6 +474,35 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
             continue
         visited.discard(path.pop())
     return None
+
+
+def _has_cut_vertex(nbrs: dict[Node, list[Node]], root: Node) -> bool:
+    """True when removing some node disconnects the (connected) graph: Tarjan's low-point
+    depth-first search, iterative."""
+    order = {root: 0}
+    low = {root: 0}
+    root_children = 0
+    stack = [(root, None, iter(nbrs[root]))]
+    while stack:
+        u, parent, it = stack[-1]
+        m = next(it, None)
+        if m is None:
+            stack.pop()
+            if parent is not None:
+                low[parent] = min(low[parent], low[u])
+                if parent != root and low[u] >= order[parent]:
+                    return True
+            continue
+        if m == parent:
+            continue
+        if m in order:
+            low[u] = min(low[u], order[m])
+        else:
+            order[m] = low[m] = len(order)
+            if u == root:
+                root_children += 1
+            stack.append((m, u, iter(nbrs[m])))
+    return root_children > 1
 
 
 def check_circuit(graph: GridGraphSpec, circuit: Sequence[Sequence[int]]) -> list[Node]:
