@@ -282,6 +282,9 @@ def test_mask_and_node_inputs_agree():
     ([], "no nodes"),
     ([(0, 0.5)], "not a (row, column) pair"),
     ([(0, 0), (0, 2)], "not connected"),
+    (17, "not int"),
+    ([(0, 0, 1)], "not a (row, column) pair"),
+    ([("0", 1)], "not a (row, column) pair"),
 ])
 def test_bad_graphs_are_rejected_in_one_sentence(spec, words):
     with pytest.raises(ClobbermaniaError) as exc:

@@ -159,8 +159,13 @@ def parse_grid_graph(spec: GridGraphSpec) -> frozenset[Node]:
     if isinstance(spec, str):
         nodes = _parse_mask(spec)
     else:
+        try:
+            items = list(spec)
+        except TypeError:
+            raise NotationError(f"a grid graph is a mask like ###/#.#/### or a set of (row, "
+                                f"column) pairs, not {type(spec).__name__}") from None
         nodes = set()
-        for item in spec:
+        for item in items:
             try:
                 r, c = item
                 if isinstance(r, bool) or isinstance(c, bool):
