@@ -183,7 +183,8 @@ def reducible_ends(position: Position) -> list[tuple[int, int]]:
 NUMPY_WIDTH = 40
 
 
-def _step_py(old, lo: int, nlo: int, width: int, costs, special=None, special_cost=INF):
+def _step_py(old, lo: int, nlo: int, width: int, costs, special=None, special_cost=INF,
+             keep=True):
     """One child added to a knapsack track held as a list: new table and choices
     (0 cut, 1 up with balance +1, 2 up with balance -1, 3 the child taken as down)."""
     cut, plus, minus = costs
@@ -214,25 +215,34 @@ def _padded(old: np.ndarray, lo: int, nlo: int, width: int) -> np.ndarray:
     return pad
 
 
-def _step_np(old, lo: int, nlo: int, width: int, costs, special=None, special_cost=INF):
-    """:func:`_step_py` vectorised (argmin keeps the first minimum: same choices)."""
+def _step_np(old, lo: int, nlo: int, width: int, costs, special=None, special_cost=INF,
+             keep=True):
+    """:func:`_step_py` vectorised (argmin keeps the first minimum: same choices);
+    without ``keep`` only the table (no choices: fewer passes over the arrays)."""
     cut, plus, minus = costs
     pad = _padded(old, lo, nlo, width)
     rows = [pad[1:width + 1] + cut, pad[0:width] + plus, pad[2:width + 2] + minus]
     if special is not None:
         rows.append(_padded(special, lo, nlo, width)[1:width + 1] + special_cost)
+    if not keep:
+        new = rows[0]
+        for row in rows[1:]:
+            np.minimum(new, row, out=new)
+        return np.minimum(new, INF, out=new), None
     stack = np.minimum(np.stack(rows), INF)
     choice = np.argmin(stack, axis=0).astype(np.int8)
     return stack[choice, np.arange(width)], choice
 
 
-def _knapsack(opts: list[tuple[int, int, int, int, int]], keep: bool, np_width: int):
+def _knapsack(opts: list[tuple[int, int, int, int, int]], keep: bool, np_width: int,
+              tracks=(BLACK, WHITE)):
     """The children's knapsack at a vertex.
 
     ``opts[i] = (C, A_plus, A_minus, D_black, D_white)`` for child i (A_plus: the child
     moves up with the colour that is not the vertex's, balance +1). Returns ``(lo, T0,
-    T1, history)``: ``T0[d - lo]`` and ``T1[f][d - lo]`` for the balances d kept, and, if
-    ``keep``, the per-child choices for :func:`_read_back`.
+    T1, history)``: ``T0[d - lo]`` and ``T1[f][d - lo]`` for the balances d kept and the
+    colours f in ``tracks``, and, if ``keep``, the per-child choices for
+    :func:`_read_back`.
     """
     m = len(opts)
     vector = m + 2 >= np_width
@@ -240,9 +250,9 @@ def _knapsack(opts: list[tuple[int, int, int, int, int]], keep: bool, np_width: 
     lo = 0
     if vector:
         t0 = np.zeros(1, dtype=np.int64)
-        t1 = {BLACK: np.full(1, INF, dtype=np.int64), WHITE: np.full(1, INF, dtype=np.int64)}
+        t1 = {f: np.full(1, INF, dtype=np.int64) for f in tracks}
     else:
-        t0, t1 = [0], {BLACK: [INF], WHITE: [INF]}
+        t0, t1 = [0], {f: [INF] for f in tracks}
     history = []
     for k, (cut, plus, minus, d_black, d_white) in enumerate(opts):
         rem = m - k - 1  # balances further than rem + 2 from 0 can no longer close
@@ -250,12 +260,14 @@ def _knapsack(opts: list[tuple[int, int, int, int, int]], keep: bool, np_width: 
         nhi = min(lo + len(t0), rem + 2)
         width = nhi - nlo + 1
         costs = (cut, plus, minus)
-        n0, c0 = step(t0, lo, nlo, width, costs)
-        nb, cb = step(t1[BLACK], lo, nlo, width, costs, t0, d_black)
-        nw, cw = step(t1[WHITE], lo, nlo, width, costs, t0, d_white)
+        n0, c0 = step(t0, lo, nlo, width, costs, keep=keep)
+        n1, c1 = {}, {}
+        for f in tracks:
+            n1[f], c1[f] = step(t1[f], lo, nlo, width, costs, t0,
+                                d_black if f == BLACK else d_white, keep=keep)
         if keep:
-            history.append((nlo, c0, {BLACK: cb, WHITE: cw}))
-        lo, t0, t1 = nlo, n0, {BLACK: nb, WHITE: nw}
+            history.append((nlo, c0, c1))
+        lo, t0, t1 = nlo, n0, n1
     return lo, t0, t1, history
 
 
@@ -318,7 +330,7 @@ def _solve_component(cells: bytes, order: list[int], parent: list[int], np_width
     for v in order[1:]:
         children[parent[v]].append(v)
     A, C, D = {}, {}, {}
-    saved = {}  # narrow knapsacks kept for the read-back; wide ones are recomputed there
+    saved = {}  # closing options, and narrow knapsacks' choices, for the read-back
     for v in reversed(order):
         cv = cells[v]
         opts = [(C[u], A[u][_other(cv)], A[u][cv], D[u][BLACK], D[u][WHITE])
@@ -326,8 +338,7 @@ def _solve_component(cells: bytes, order: list[int], parent: list[int], np_width
         keep = len(opts) + 2 < np_width
         lo, t0, t1, history = _knapsack(opts, keep, np_width)
         finals = _finals(cv, lo, t0, t1)
-        if keep:
-            saved[v] = finals, history
+        saved[v] = finals, (history if keep else None)
         a, cc, dd = {BLACK: INF, WHITE: INF}, INF, {BLACK: INF, WHITE: INF}
         for state, cost, _how in finals:
             if state[0] == "A":
@@ -345,19 +356,17 @@ def _solve_component(cells: bytes, order: list[int], parent: list[int], np_width
     want = {root: ("C",)}
     for v in order:
         cv = cells[v]
-        if v in saved:
-            finals, history = saved.pop(v)
-        else:
-            opts = [(C[u], A[u][_other(cv)], A[u][cv], D[u][BLACK], D[u][WHITE])
-                    for u in children[v]]
-            lo, t0, t1, history = _knapsack(opts, True, np_width)
-            finals = _finals(cv, lo, t0, t1)
+        finals, history = saved.pop(v)
         kind = want[v][0]
         target = C[v] if kind == "C" else (A[v] if kind == "A" else D[v])[want[v][1]]
         closing = [how for state, cost, how in finals if state == want[v] and cost == target]
         if not closing:  # pragma: no cover - the minimum is attained by one of the finals
             raise AssertionError("tree DP read-back found no closing option")
         track, d, role = closing[0]
+        if history is None:  # a wide knapsack: recompute it, choices kept, one T1 track
+            opts = [(C[u], A[u][_other(cv)], A[u][cv], D[u][BLACK], D[u][WHITE])
+                    for u in children[v]]
+            history = _knapsack(opts, True, np_width, () if track is None else (track,))[3]
         if role == "up":
             part_parent[v] = parent[v]
         elif role == "root":
