@@ -4,7 +4,9 @@ Prints, for BENCHMARKS.md:
   * for each property (strong1, strong1-joker, strong2, 1-reducible) on the hypercube Q4:
     the verdict, the cases checked (all 2^16 colourings x 16 vertices x 2 colours for the
     strong notions that hold), the seconds including building the tables (median of
-    --repeat runs, each from an empty cache), and the peak memory of the tables;
+    --repeat runs, each from an empty cache; wall clock and CPU time, since the wall clock
+    of the parallel kernels suffers when other jobs share the cores), and the memory of
+    the tables;
   * the same on the other graphs of `reproduce hamming` (a few milliseconds each);
   * a verification pass: on --samples random (configuration, vertex, colour) triples of
     Q4 the witnesses read back from the tables are replayed by the reference rules.
@@ -18,6 +20,8 @@ import argparse
 import random
 import statistics
 import time
+
+import numba
 
 from clobbermania.graphs import complete, hamming, hypercube
 from clobbermania.solitaire import replay
@@ -39,16 +43,18 @@ def main() -> None:
     check_property(hypercube(2), "strong2")
     q4 = hypercube(4)
     for prop in PROPERTIES:
-        times = []
+        times, cpu = [], []
         for _ in range(args.repeat):
             clear_tables()
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             r = check_property(q4, prop)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         t = reducibility_table(q4, strong2=prop == "strong2", joker=prop == "strong1-joker")
         mb = sum(a.nbytes for a in (t.min_stones, t.end1, t.end2, t.endj, t.offset)) / 2 ** 20
         verdict = "holds" if r.holds else f"fails ({r.counterexample.describe()})"
         print(f"Q4 {prop}: {verdict}; {r.cases:,} cases; {statistics.median(times):.2f} s "
+              f"wall, {statistics.median(cpu):.2f} s CPU on {numba.get_num_threads()} threads "
               f"(tables {mb:.0f} MiB)")
     clear_tables()
     for name, board in [("K6", complete(6)), ("K3xK3", hamming(3, 3)),

@@ -129,13 +129,23 @@ def _capture(p, a, b, ca):  # pragma: no cover
     return (q & ~(np.int64(1) << nb)) | (ca << nb)
 
 
+@njit(cache=True, inline="always")
+def _swap_colours(x):  # pragma: no cover
+    """The (v, colour) bitmask with black and white exchanged (bits 2v and 2v + 1)."""
+    m = np.uint32(0x55555555)
+    return ((x & m) << np.uint32(1)) | ((x >> np.uint32(1)) & m)
+
+
 @njit(cache=True, parallel=True)
 def _level_kernel(masks, k, eu, ew, offset, minst, end1, need2, end2):  # pragma: no cover
     """Fill the tables for every state whose occupied set is one of ``masks`` (all of
     popcount k). Children have k - 1 stones, so lower levels must be done. The children
-    of one occupied set lie in k blocks of 2^(k-1) states, which keeps lookups in cache."""
-    one = end1.dtype.type(1)
-    zero = end1.dtype.type(0)
+    of one occupied set lie in k blocks of 2^(k-1) states, which keeps lookups in cache.
+    Only the patterns whose last stone is black are searched: swapping the colours of
+    every stone swaps the (v, black) and (v, white) bits of every answer, so the other
+    half is written from them."""
+    one = np.uint32(1)
+    zero = np.uint32(0)
     for i in prange(masks.shape[0]):
         occ = masks[i]
         pos = np.empty(k, np.int64)
@@ -144,7 +154,8 @@ def _level_kernel(masks, k, eu, ew, offset, minst, end1, need2, end2):  # pragma
         cbase = np.empty(k, np.int64)
         m = _setup(occ, k, eu, ew, offset, pos, la, lb, cbase)
         start = offset[occ]
-        for p in range(np.int64(1) << k):
+        flip_all = (np.int64(1) << k) - 1
+        for p in range(np.int64(1) << (k - 1)):
             idx = start + p
             best = k
             e1 = zero
@@ -167,10 +178,14 @@ def _level_kernel(masks, k, eu, ew, offset, minst, end1, need2, end2):  # pragma
                 e1 |= end1[c1] | end1[c2]
                 if need2:
                     e2 |= end2[c1] | end2[c2]
+            mirror = start + (p ^ flip_all)
             minst[idx] = best
+            minst[mirror] = best
             end1[idx] = e1
+            end1[mirror] = _swap_colours(e1)
             if need2:
                 end2[idx] = e2
+                end2[mirror] = _swap_colours(e2)
 
 
 @njit(cache=True, parallel=True)
@@ -185,7 +200,8 @@ def _joker_kernel(masks, k, eu, ew, offset, end1, endj):  # pragma: no cover
         cbase = np.empty(k, np.int64)
         m = _setup(occ, k, eu, ew, offset, pos, la, lb, cbase)
         start = offset[occ]
-        for p in range(np.int64(1) << k):
+        flip_all = (np.int64(1) << k) - 1
+        for p in range(np.int64(1) << (k - 1)):
             ej = end1[start + p]
             for j in range(k):
                 ej |= end1[start + (p ^ (np.int64(1) << j))]  # the joker, used now
@@ -198,6 +214,7 @@ def _joker_kernel(masks, k, eu, ew, offset, end1, endj):  # pragma: no cover
                     ej |= endj[cbase[a] + _capture(p, a, b, ca)]
                     ej |= endj[cbase[b] + _capture(p, b, a, cb)]
             endj[start + p] = ej
+            endj[start + (p ^ flip_all)] = _swap_colours(ej)
 
 
 @njit(cache=True)
@@ -269,7 +286,7 @@ class ReducibilityTable:
         sizes = np.array([1 << bin(o).count("1") for o in range(1 << n)], dtype=np.int64)
         self.offset = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         size = 3 ** n
-        dtype = np.uint32 if 2 * n <= 32 else np.uint64
+        dtype = np.uint32  # 2n <= 32 bits: one (vertex, colour) bit each
         edges = list(board.edges())
         eu = np.array([e[0] for e in edges], dtype=np.int64)
         ew = np.array([e[1] for e in edges], dtype=np.int64)
