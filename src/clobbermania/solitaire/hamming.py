@@ -575,5 +575,300 @@ def reduce_hamming(position: Position, to: int | None = None, color: int | None 
     return red.moves
 
 
-def _reduce_hypercube(sizes, cells, to, color):
-    raise UnsupportedError("hypercubes: not yet")
+# --------------------------------------------------------------------------------------
+# Hypercubes: chains of Q3 pieces, finished from a table of all Q3 positions
+# --------------------------------------------------------------------------------------
+
+_Q3_TABLE: dict[tuple[int, int], frozenset[tuple[int, int]]] | None = None
+_Q3_ADJ = [sum(1 << (v ^ (1 << k)) for k in range(3)) for v in range(8)]
+
+
+def _outcomes(adj: Sequence[int], memo: dict, b: int, w: int) -> frozenset[tuple[int, int]]:
+    """Every position with at most two stones reachable from (b, w) (bitmasks)."""
+    key = (b, w)
+    out = memo.get(key)
+    if out is not None:
+        return out
+    acc: set[tuple[int, int]] = set()
+    if (b | w).bit_count() <= 2:
+        acc.add(key)
+    for u in range(len(adj)):
+        ub = 1 << u
+        if b & ub:
+            for v in range(len(adj)):
+                if adj[u] >> v & 1 and w >> v & 1:
+                    acc |= _outcomes(adj, memo, (b ^ ub) | (1 << v), w ^ (1 << v))
+        elif w & ub:
+            for v in range(len(adj)):
+                if adj[u] >> v & 1 and b >> v & 1:
+                    acc |= _outcomes(adj, memo, b ^ (1 << v), (w ^ ub) | (1 << v))
+    out = frozenset(acc)
+    memo[key] = out
+    return out
+
+
+def _q3_table() -> dict[tuple[int, int], frozenset[tuple[int, int]]]:
+    """All 3^8 positions of Q3 with their reachable outcomes of at most two stones
+    (computed once, about 0.1 s)."""
+    global _Q3_TABLE
+    if _Q3_TABLE is None:
+        memo: dict = {}
+        for bits in range(256):
+            _outcomes(_Q3_ADJ, memo, bits, 255 ^ bits)
+        _Q3_TABLE = memo
+    return _Q3_TABLE
+
+
+def _cube_path(k: int, u: int, v: int) -> list[int]:
+    """A Hamiltonian path of Q_k from u to v (u, v of opposite parity, k >= 1); Q_k is
+    Hamiltonian-laceable. Split on the top bit: if u, v lie in different halves, cover
+    u's half from u to u ^ 1, cross, and cover v's half; otherwise take a path of their
+    half and detour through the other half over its first edge."""
+    if k == 1:
+        return [u, v]
+    top = 1 << (k - 1)
+    low = top - 1
+    if (u ^ v) & top:
+        if k == 1:
+            return [u, v]
+        w = u ^ 1
+        first = _cube_path(k - 1, u & low, w & low)
+        second = _cube_path(k - 1, (w ^ top) & low, v & low)
+        return [x | (u & top) for x in first] + [x | (v & top) for x in second]
+    half = [x | (u & top) for x in _cube_path(k - 1, u & low, v & low)]
+    other = [x | ((u & top) ^ top) for x in _cube_path(k - 1, half[0] & low, half[1] & low)]
+    return [half[0]] + other + half[1:]
+
+
+class _CubeReducer(_Reducer):
+    """Q_d: pieces are the Q3 copies on three chosen coordinates, chained along a
+    Hamiltonian path of the other d - 3 coordinates; each piece is reduced by the Q3
+    table."""
+
+    def finish(self, verts: Sequence[int], goal: tuple[int, int]) -> None:
+        """Play from the (Q3 or smaller) position on ``verts`` to the outcome ``goal``
+        (local bitmasks), following the table."""
+        table = _q3_table() if len(verts) == 8 else None
+        local = {v: i for i, v in enumerate(verts)}
+        adj = [sum(1 << local[u] for u in self.neighbours(v) if u in local) for v in verts]
+        memo: dict = table if table is not None else {}
+        cells = self.cells
+        while True:
+            b = sum(1 << i for i, v in enumerate(verts) if cells[v] == BLACK)
+            w = sum(1 << i for i, v in enumerate(verts) if cells[v] == WHITE)
+            if (b, w) == goal:
+                return
+            for i, v in enumerate(verts):
+                col = cells[v]
+                if col == EMPTY:
+                    continue
+                for j in range(len(verts)):
+                    if adj[i] >> j & 1 and cells[verts[j]] == _other(col):
+                        if col == BLACK:
+                            child = ((b ^ (1 << i)) | (1 << j), w ^ (1 << j))
+                        else:
+                            child = (b ^ (1 << j), (w ^ (1 << i)) | (1 << j))
+                        if goal in _outcomes(adj, memo, *child):
+                            self.play(v, verts[j])
+                            break
+                else:
+                    continue
+                break
+            else:
+                raise _Fail
+
+    def neighbours(self, v: int) -> list[int]:
+        return [v ^ s for s in self.strides]
+
+
+def _masks(conf: Sequence[int]) -> tuple[int, int]:
+    b = sum(1 << i for i, x in enumerate(conf) if x == BLACK)
+    w = sum(1 << i for i, x in enumerate(conf) if x == WHITE)
+    return b, w
+
+
+def _flip(conf: Sequence[int], p: int) -> tuple[int, int]:
+    c = list(conf)
+    c[p] = _other(c[p])
+    return _masks(c)
+
+
+def _reduce_hypercube(sizes: Sequence[int], cells: bytearray, to: int | None,
+                      color: int | None) -> list[Move]:
+    coords = [k for k, a in enumerate(sizes) if a == 2]
+    d = len(coords)
+    n = len(cells)
+    if BLACK not in cells or WHITE not in cells:
+        raise UnsupportedError("the configuration is monochromatic: no move is possible")
+    red = _CubeReducer(sizes, cells)
+    strides = [red.strides[k] for k in coords]
+    if to is None:
+        to = next(v for v in range(n) if {cells[u] for u in range(n) if u != v} == {BLACK, WHITE})
+    goals = _goal_order(cells, to, color)
+    if d <= 3:
+        verts = [sum(strides[i] for i in range(d) if x >> (d - 1 - i) & 1) for x in range(n)]
+        local = {v: i for i, v in enumerate(verts)}
+        adj = [sum(1 << local[u] for u in red.neighbours(v) if u in local) for v in verts]
+        memo = _q3_table() if d == 3 else {}
+        outs = _outcomes(adj, memo, *_masks([cells[v] for v in verts]))
+        for kind, want in goals:
+            for goal in sorted(outs):
+                if _goal_matches(goal, local[to], kind, want):
+                    red.finish(verts, goal)
+                    return red.moves
+        raise UnsupportedError(f"no reduction of this configuration leaves vertex {to} "
+                               "occupied")
+    for kind, want in goals:
+        for opening in [None, *_cube_openings(red, to)]:
+            snap = red.snapshot()
+            if opening is not None:
+                red.play(*opening)
+            for plan in _cube_plans(red, coords, to):
+                inner = red.snapshot()
+                try:
+                    if _cube_chain(red, plan, to, kind, want):
+                        return red.moves
+                except _Fail:
+                    pass
+                red.restore(inner)
+            red.restore(snap)
+    raise UnsupportedError("internal: no hypercube chain applied to this configuration")
+
+
+def _parity_value(v: int, col: int) -> int:
+    """+1 for an "even" stone (black on the side of vertex 0, white on the other), -1
+    for an odd one; on a hypercube the side of v is the parity of its bit count."""
+    return 1 if (col == BLACK) == (v.bit_count() % 2 == 0) else -1
+
+
+def _goal_order(cells: Sequence[int], to: int, color: int | None) -> list[tuple[int, int | None]]:
+    """(stones, colour on ``to``) goals, best first. (#even - #odd) mod 3 is invariant in
+    SC2 on a bipartite graph and a single stone has value +-1, so one stone is possible
+    only when the value is not 0, and then only in the colour of that parity on ``to``."""
+    value = sum(_parity_value(v, c) for v, c in enumerate(cells)) % 3
+    goals: list[tuple[int, int | None]] = []
+    if value:
+        forced = BLACK if (value == 1) == (to.bit_count() % 2 == 0) else WHITE
+        if color is None or color == forced:
+            goals.append((1, forced))
+    goals.append((2, color))
+    return goals
+
+
+def _goal_matches(goal: tuple[int, int], t: int, kind: int, want: int | None) -> bool:
+    b, w = goal
+    if (b | w).bit_count() != kind or not (b | w) >> t & 1:
+        return False
+    have = BLACK if b >> t & 1 else WHITE
+    return want is None or have == want
+
+
+def _cube_openings(red: _CubeReducer, to: int) -> list[tuple[int, int]]:
+    """A few first captures by stones of the minority colour (not involving ``to``): when
+    the only two-coloured piece lies at even distance from the target's piece, moving a
+    minority stone across one coordinate changes that parity."""
+    cells = red.cells
+    nb = cells.count(BLACK)
+    minority = BLACK if nb <= len(cells) - nb else WHITE
+    out = []
+    for u, col in enumerate(cells):
+        if col != minority or u == to:
+            continue
+        for v in red.neighbours(u):
+            if v != to and cells[v] == _other(col):
+                out.append((u, v))
+                break
+        if len(out) >= 4:
+            break
+    return out
+
+
+def _cube_plans(red: _CubeReducer, coords: list[int], to: int) -> Iterator[tuple]:
+    """(inner coordinates, piece bases in path order) for a few choices of the three
+    inner coordinates and of the start piece (a two-coloured piece at odd distance from
+    the target's piece in the outer cube)."""
+    cells = red.cells
+    d = len(coords)
+    tried = 0
+    for inner in itertools.combinations(coords, 3):
+        outer = [k for k in coords if k not in inner]
+        offs = red.offsets(tuple(inner))
+        ostr = [red.strides[k] for k in outer]
+        tbits = sum(1 << i for i, k in enumerate(outer) if red.digit(to, k))
+        base_of = [sum(ostr[i] for i in range(len(outer)) if x >> i & 1)
+                   for x in range(1 << len(outer))]
+        starts = []
+        for x in range(1 << len(outer)):
+            if (x ^ tbits).bit_count() % 2 == 1:
+                colours = {cells[base_of[x] + o] for o in offs} - {EMPTY}
+                if len(colours) == 2:
+                    starts.append(((x ^ tbits).bit_count(), x))
+        starts.sort()
+        for _, x in starts[:3]:
+            path = _cube_path(len(outer), x, tbits)
+            yield inner, [base_of[y] for y in path]
+            tried += 1
+        if tried >= 3 * d:
+            return
+
+
+def _cube_chain(red: _CubeReducer, plan: tuple, to: int, kind: int, want: int | None) -> bool:
+    """Piece m is reduced to one or two stones, each coloured against piece m+1's stone
+    on the same inner position, which they then capture (flipping those stones); the
+    last piece ends at the goal. One carried stone is not always possible: on a bipartite
+    graph the single stone's parity value must equal the piece's (#even - #odd) mod 3,
+    which is the running sum of the pieces' values and can be 0 (then two stones are
+    carried). Reachability comes from the Q3 table; the carried sets possible after each
+    piece are built forward (at most 36 per piece), then one choice is traced back."""
+    inner, pieces = plan
+    offs = red.offsets(tuple(inner))
+    cells = red.cells
+    table = _q3_table()
+    configs = [[cells[p + o] for o in offs] for p in pieces]
+    n = len(pieces)
+    t_local = offs.index(to - pieces[-1])
+    # carried stones are a bitmask of inner positions; back[m][mask] = (previous mask,
+    # outcome of piece m)
+    back: list[dict[int, tuple[int, tuple[int, int]]]] = []
+    prev: list[int] = [0]
+    for m in range(n - 1):
+        conf, nxt = configs[m], configs[m + 1]
+        cb, cw = _masks(conf)
+        nb, nw = _masks(nxt)
+        cur: dict[int, tuple[int, tuple[int, int]]] = {}
+        for carried in prev:
+            # the carried stones flip this piece's stones on their positions
+            for g in _outcomes(_Q3_ADJ, table, cb ^ carried, cw ^ carried):
+                b, w = g
+                occ = b | w
+                if occ not in cur and not b & ~nw and not w & ~nb:
+                    cur[occ] = (carried, g)
+        if not cur:
+            return False
+        back.append(cur)
+        prev = sorted(cur, key=int.bit_count)
+    goal = None
+    cb, cw = _masks(configs[-1])
+    for carried in prev:
+        for g in sorted(_outcomes(_Q3_ADJ, table, cb ^ carried, cw ^ carried)):
+            if _goal_matches(g, t_local, kind, want):
+                goal, last_in = g, carried
+                break
+        if goal is not None:
+            break
+    if goal is None:
+        return False
+    steps = [goal]
+    state = last_in
+    for m in range(n - 2, -1, -1):
+        state, g = back[m][state]
+        steps.append(g)
+    steps.reverse()
+    for m, p in enumerate(pieces):
+        red.finish([p + o for o in offs], steps[m])
+        if m + 1 < n:
+            b, w = steps[m]
+            for i in range(8):
+                if (b | w) >> i & 1:
+                    red.play(p + offs[i], pieces[m + 1] + offs[i])
+    return True
