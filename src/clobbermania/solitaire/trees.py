@@ -56,15 +56,15 @@ contribution) and ``[f]`` = 0 if ``f = c(v)`` else 1::
     D[v][b] = min(1 + T0[d] for d + e in {0, 1}, T1_f[d] for d + e = [f])
 
 The ``1 +`` counts the part whose last stone is ``v``. The answer for a component with
-root ``r`` is ``C[r]``; the witness is read back top-down by recomputing each vertex's
-knapsack with its choices, then played part by part in post-order, children in the
-alternating order of Lemma 2.
+root ``r`` is ``C[r]``; the witness is read back top-down through each vertex's knapsack
+choices (kept for narrow knapsacks, recomputed for wide ones), then played part by part
+in post-order, children in the alternating order of Lemma 2.
 
 **Complexity.** The knapsack at a vertex with ``m`` children keeps balances in
 ``[-k, k]`` after ``k`` children and never more than the remaining children + 2 away from
 the target, so it costs O(min(k, m - k) + 1) per child: O(n + sum of m^2 / 4) time in
-all, O(n) for bounded degree and O(n^2) in the worst case (a star). Memory O(n) plus one
-knapsack's choices during read-back.
+all, O(n) for bounded degree and O(n^2) in the worst case (a star; wide knapsacks run
+vectorised in numpy). Memory O(n) plus one wide knapsack's choices during read-back.
 
 >>> from clobbermania.graphs import tree
 >>> from clobbermania.stones import Position
