@@ -43,8 +43,9 @@ of single-stone endings (v, c) reachable (bit 2v + c - 1), and on request the sa
 "at most two stones, one being c on v" and for plays with the joker still unused. The
 kernels are numba, parallel over the occupied sets of a level; they are held equal to
 the reference rules (:mod:`.rules`) by the tests, on every state of small graphs, and
-every witness read back from the tables is replayed by :func:`.rules.replay`. Q_4
-(3^16 = 43M states) takes about 2.5 s (5 s with the joker tables) on two idle cores;
+every witness read back from the tables is replayed by :func:`.rules.replay`. Only half
+the colour patterns are searched: swapping every colour swaps the answers. Q_4 (3^16 =
+43M states) costs about 2.5 s of CPU time (4.7 s with the joker tables, 0.4 GB);
 boards beyond :data:`MAX_VERTICES` vertices are refused.
 
 >>> from clobbermania.graphs import complete, hamming
