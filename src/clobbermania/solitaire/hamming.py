@@ -25,17 +25,15 @@ docstring) that outputs a move sequence; every sequence is checked by
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator, Sequence
 
 from ..errors import UnsupportedError
 from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position
 
-#: Sub-graphs with at most this many vertices may be finished by exact search (the base
-#: graphs K3 x K3, K2 x K4, K3 x K2 x K2 have 9, 8 and 12 vertices).
+#: Sub-graphs with at most this many stones are finished by exact search (the base
+#: graphs K3 x K3, K2 x K4, K3 x K2 x K2 have 9, 8 and 12 vertices; K3 x K2 x K2 needs
+#: it: the chains alone miss about 6% of its cases).
 EXACT_VERTICES = 12
-#: Exact search is also the last resort up to this size (never needed in our tests).
-EXACT_FALLBACK_VERTICES = 12
 
 
 class _Fail(Exception):
@@ -81,14 +79,14 @@ def _check_board(board: Board, sizes: Sequence[int]) -> None:
     if sum(len(board.neighbors(v)) for v in range(board.n)) != 2 * edges:
         raise UnsupportedError("the board's edges are not those of the Hamming graph "
                                f"{','.join(map(str, sizes))}")
-    # The neighbours of vertex 0 pin the numbering down on typical boards; a full check
-    # costs one pass over the edges.
+    # right edge count and every edge joining tuples that differ in one digit: the board
+    # is the Hamming graph with the numbering of graphs.hamming (one pass over the edges)
     strides = _strides(sizes)
+    digits = [_digits(v, sizes, strides) for v in range(n)]
     for v in range(n):
-        digits = _digits(v, sizes, strides)
+        dv = digits[v]
         for u in board.neighbors(v):
-            du = _digits(u, sizes, strides)
-            if sum(1 for x, y in zip(digits, du) if x != y) != 1:
+            if sum(1 for x, y in zip(dv, digits[u], strict=True) if x != y) != 1:
                 raise UnsupportedError("the board is not numbered like hamming:"
                                        + ",".join(map(str, sizes)))
 
@@ -101,7 +99,7 @@ def _strides(sizes: Sequence[int]) -> list[int]:
 
 
 def _digits(v: int, sizes: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
-    return tuple((v // s) % a for a, s in zip(sizes, strides))
+    return tuple((v // s) % a for a, s in zip(sizes, strides, strict=True))
 
 
 def _strongly_1_reducible(sizes: Sequence[int]) -> bool:
@@ -208,9 +206,6 @@ class _Reducer:
                 return
             except _Fail:
                 self.restore(snap)
-        if len(verts) <= EXACT_FALLBACK_VERTICES:
-            self.exact(verts, t, c)
-            return
         raise _Fail
 
     def distance(self, u: int, v: int) -> int:
@@ -324,7 +319,7 @@ class _Reducer:
                         m[start[i]] = choice[free.index(i)]
                     rest_src = [x for x in range(a) if x not in m]
                     rest_dst = [x for x in range(a) if x not in m.values()]
-                    m.update(zip(rest_src, rest_dst))
+                    m.update(zip(rest_src, rest_dst, strict=True))
                     sigma.append(m)
                 first = base + sum(sigma[i][start[i]] * self.strides[k]
                                    for i, k in enumerate(order))
@@ -364,8 +359,8 @@ class _Reducer:
 
     # -- exact search on small sub-graphs ----------------------------------------------
     def exact(self, verts: Sequence[int], t: int, c: int) -> None:
-        """Depth-first search with a table of refuted states, on at most
-        EXACT_FALLBACK_VERTICES vertices: one stone of colour c on t."""
+        """Depth-first search with a table of refuted states (a few vertices only): one
+        stone of colour c on t."""
         moves = _exact_search(self._local_adjacency(verts), [self.cells[v] for v in verts],
                               list(verts).index(t), c)
         if moves is None:
@@ -376,10 +371,10 @@ class _Reducer:
     def _local_adjacency(self, verts: Sequence[int]) -> list[int]:
         digits = [_digits(v, self.sizes, self.strides) for v in verts]
         adj = []
-        for i, di in enumerate(digits):
+        for di in digits:
             m = 0
             for j, dj in enumerate(digits):
-                if sum(1 for x, y in zip(di, dj) if x != y) == 1:
+                if sum(1 for x, y in zip(di, dj, strict=True) if x != y) == 1:
                     m |= 1 << j
             adj.append(m)
         return adj
@@ -466,7 +461,8 @@ def _gray(sizes: Sequence[int]) -> list[tuple[int, ...]]:
     return out
 
 
-def _exact_search(adj: list[int], colors: list[int], t: int, c: int) -> list[tuple[int, int]] | None:
+def _exact_search(adj: list[int], colors: list[int], t: int,
+                  c: int) -> list[tuple[int, int]] | None:
     """Moves leaving one stone of colour c on vertex t, or None; stones on ``adj``'s
     vertices coloured ``colors``. A stone never leaves t (t could not be refilled) and the
     stones must stay connected (separated groups never meet again)."""
@@ -530,17 +526,78 @@ def _exact_search(adj: list[int], colors: list[int], t: int, c: int) -> list[tup
 
 def reduce_hamming(position: Position, to: int | None = None, color: int | None = None,
                    sizes: Sequence[int] | None = None) -> list[Move]:
-    """SC2 moves reducing a configuration on a Hamming graph to one stone (two on cubes).
+    """SC2 moves reducing a configuration on a Hamming graph to one stone (hypercubes: to
+    one stone or two).
 
-    placeholder
+    ``position`` puts a stone on every vertex of a board built by ``graphs.hamming``,
+    ``graphs.hypercube`` or ``graphs.complete`` (recognised by its name, or give the
+    factor ``sizes``; vertex numbering as in :mod:`clobbermania.graphs`). The moves leave
+    one stone of colour ``color`` on vertex ``to``. Defaults: ``to`` is the first vertex v
+    with G - v two-coloured, ``color`` is black (hypercubes: the colour the invariant
+    allows). Replay them with ``rules.replay(position, moves, free=True)``.
+
+    Theorem (Dorbec, Duchêne, Gravier 2008, Thm 8 and Lemma 7): K_n (n >= 3) and every
+    Hamming graph other than the hypercubes and K2 x K3 are strongly 1-reducible: every
+    configuration not monochromatic on G - v reduces to one stone of either colour on v.
+    Hypercubes (Thm 5) reduce to two stones; on a bipartite graph (#even - #odd) mod 3 is
+    invariant (a stone is even when black on vertex 0's side or white on the other), and
+    a lone stone has value +-1, so value 0 forces two stones and otherwise fixes the
+    colour a lone stone on ``to`` can have.
+
+    Method (our own induction). *Cliques*: with x stones of colour c and y of the other
+    on K_n - v (x, y >= 1), other-coloured stones eat c stones down to one, which eats
+    the rest; if v holds c, one other-coloured stone is kept to capture v first.
+    *Chains*: split S = G x K_m along a coordinate. Reduce the copies of G one after the
+    other, each to one stone on a position s whose colour is opposite to the next copy's
+    stone there; that stone captures it (the copies are joined by the K_m cliques), which
+    flips one stone of the next copy. A copy is reducible to s exactly when (after its
+    flip) it is two-coloured on G - s, so a linear pass over the positions finds the s
+    of every copy (``_chain_positions``); the last copy ends on ``to``. Any copy other
+    than the target's that has both colours can start. When all of them are
+    one-coloured, the chain runs over the cliques of one coordinate instead (visited
+    along a reflected Gray code of the others), or an opening capture from the target's
+    copy gives another copy two colours (the target's copy keeps a hole, and the
+    induction continues on sub-graphs with holes). Sub-graphs of at most 12 vertices (the
+    paper's base graphs K3 x K3, K2 x K4, K3 x K2 x K2) are finished by an exact
+    depth-first search; a plan that fails is undone and the next one tried. *Hypercubes*:
+    Q_d is cut into Q3 pieces chained along a Hamiltonian path of the other d - 3
+    coordinates; each piece is reduced, by a table of all 3^8 Q3 positions, to one stone
+    or, when the running invariant is 0, two stones that both capture into the next
+    piece; a dynamic programme over the at most 36 carried sets per piece picks them.
+
+    Guarantees: on a strongly 1-reducible Hamming graph, one stone of colour ``color``
+    on ``to`` whenever G - ``to`` is two-coloured (every case of K3..K6, K3 x K3,
+    K2 x K4 and K3 x K2 x K2, and 10^5 random and near-monochromatic cases of larger
+    graphs, are replayed by the tests). On Q_d (non-monochromatic G - ``to``): at most
+    two stones, one of them on ``to`` (of colour ``color`` when given); one stone
+    whenever the invariant allows it for the requested colour and a chain reaches it
+    (for Q2..Q4 that is exactly when the exact solver finds one stone). K2 x K3 is
+    searched exactly (six vertices). Raises UnsupportedError for other boards, for
+    configurations monochromatic on G - ``to`` (no sequence exists), and for K2 x K3
+    configurations that cannot end as asked.
+
+    Complexity: O(k |V|) time on k factors and |V| vertices, plus constant work per
+    base piece (the exact search on at most 12 vertices, the Q3 table); a random
+    colouring of K10 x K10, K3^4, K5 x K5 x K4 or Q10 takes well under a second.
+
+    >>> from clobbermania.graphs import hamming, hypercube
+    >>> from clobbermania.solitaire import replay
+    >>> p = Position.from_string("xxoooxoxoxoo", hamming(4, 3))
+    >>> moves = reduce_hamming(p, to=11, color=BLACK)
+    >>> r = replay(p, moves, free=True)
+    >>> r.valid, r.stones_left, r.final.cells[11] == BLACK
+    (True, 1, True)
+    >>> q = Position.from_string("xxxxxxxxxxxxxxxo", hypercube(4))
+    >>> replay(q, reduce_hamming(q, to=0), free=True).stones_left
+    1
     """
     board = position.board
     sizes = tuple(sizes) if sizes is not None else hamming_sizes(board)
-    if sizes is not None:
-        _check_board(board, sizes)
+    _check_board(board, sizes)
     cells = bytearray(position.cells)
     if EMPTY in cells:
-        raise UnsupportedError("the construction needs a stone on every vertex")
+        raise UnsupportedError("the construction needs a stone on every vertex (an SC2 "
+                               "configuration)")
     if color is not None and color not in (BLACK, WHITE):
         raise UnsupportedError("color must be BLACK or WHITE")
     if to is not None and not 0 <= to < board.n:
@@ -550,28 +607,39 @@ def reduce_hamming(position: Position, to: int | None = None, color: int | None 
         if color is not None and cells[0] != color:
             raise UnsupportedError("a one-vertex graph keeps its stone's colour")
         return []
-    if all(a == 2 for a in real):
-        return _reduce_hypercube(sizes, cells, to, color)
-    if sorted(real) == [2, 3]:
-        raise UnsupportedError("K2 x K3 is not strongly 1-reducible (Dorbec, Duchêne, "
-                               "Gravier); use the exact solver on its six vertices")
+    cube = all(a == 2 for a in real)
+    small_cube = cube and len(real) <= 3  # decided by the exact table, whatever the case
     if to is None:
         to = next((v for v in range(board.n)
-                   if {cells[u] for u in range(board.n) if u != v} == {BLACK, WHITE}), None)
+                   if {cells[u] for u in range(board.n) if u != v} == {BLACK, WHITE}),
+                  0 if small_cube else None)
         if to is None:
-            raise UnsupportedError("the configuration is monochromatic: no move is possible")
+            raise UnsupportedError("the configuration is monochromatic on G - v for every "
+                                   "vertex v: no sequence ends with one stone")
+    if not small_cube and {cells[u] for u in range(board.n) if u != to} != {BLACK, WHITE}:
+        # only the stone on `to` could move, and moving it empties `to`
+        raise UnsupportedError(f"the configuration is monochromatic on G - {to}: no sequence "
+                               f"leaves a stone on {to} with the rest cleared")
+    if cube:
+        return _reduce_hypercube(sizes, cells, to, color)
     if color is None:
         color = BLACK
-    if {cells[u] for u in range(board.n) if u != to} != {BLACK, WHITE}:
-        raise UnsupportedError(f"the configuration is monochromatic on G - {to}: no sequence "
-                               f"ends with one stone on {to} (strong 1-reducibility excludes "
-                               "this case)")
     red = _Reducer(sizes, cells)
+    if sorted(real) == [2, 3]:
+        # not strongly 1-reducible: search its six vertices exactly
+        try:
+            red.exact(list(range(board.n)), to, color)
+        except _Fail:
+            raise UnsupportedError(f"K2 x K3 is not strongly 1-reducible: this configuration "
+                                   f"cannot end with one {COLOR_NAMES[color]} stone on {to} "
+                                   "(exhaustive search)") from None
+        return red.moves
     try:
         red.solve(tuple(range(len(sizes))), 0, to, color)
     except _Fail:
         raise UnsupportedError("internal: no construction applied to this configuration "
-                               f"({position.text()}, to {to}, {COLOR_NAMES[color]})") from None
+                               f"({position.text()}, to {to}, {COLOR_NAMES[color]}); "
+                               "please report it") from None
     return red.moves
 
 
@@ -678,7 +746,8 @@ class _CubeReducer(_Reducer):
                 raise _Fail
 
     def neighbours(self, v: int) -> list[int]:
-        return [v ^ s for s in self.strides]
+        # all factors have size 1 or 2, so the strides of the size-2 ones are bits
+        return [v ^ s for s, a in zip(self.strides, self.sizes, strict=True) if a == 2]
 
 
 def _masks(conf: Sequence[int]) -> tuple[int, int]:
@@ -693,7 +762,7 @@ def _flip(conf: Sequence[int], p: int) -> tuple[int, int]:
     return _masks(c)
 
 
-def _reduce_hypercube(sizes: Sequence[int], cells: bytearray, to: int | None,
+def _reduce_hypercube(sizes: Sequence[int], cells: bytearray, to: int,
                       color: int | None) -> list[Move]:
     coords = [k for k, a in enumerate(sizes) if a == 2]
     d = len(coords)
@@ -702,8 +771,6 @@ def _reduce_hypercube(sizes: Sequence[int], cells: bytearray, to: int | None,
         raise UnsupportedError("the configuration is monochromatic: no move is possible")
     red = _CubeReducer(sizes, cells)
     strides = [red.strides[k] for k in coords]
-    if to is None:
-        to = next(v for v in range(n) if {cells[u] for u in range(n) if u != v} == {BLACK, WHITE})
     goals = _goal_order(cells, to, color)
     if d <= 3:
         verts = [sum(strides[i] for i in range(d) if x >> (d - 1 - i) & 1) for x in range(n)]
@@ -716,8 +783,9 @@ def _reduce_hypercube(sizes: Sequence[int], cells: bytearray, to: int | None,
                 if _goal_matches(goal, local[to], kind, want):
                     red.finish(verts, goal)
                     return red.moves
-        raise UnsupportedError(f"no reduction of this configuration leaves vertex {to} "
-                               "occupied")
+        want = "" if color is None else COLOR_NAMES[color] + " "
+        raise UnsupportedError(f"no sequence leaves at most two stones with a {want}stone on "
+                               f"vertex {to} (exhaustive search of Q{d})")
     for kind, want in goals:
         for opening in [None, *_cube_openings(red, to)]:
             snap = red.snapshot()
