@@ -318,6 +318,19 @@ def _tail_squares(length: int, start_col: int, last_col: int) -> list[Node]:
         cols = list(range(last_col, -1, -1)) if leftwards else list(range(0, last_col + 1))
 
 
+def _tail_top(length: int, first_row: int, width: int) -> int:
+    """The topmost row of :func:`_tail_squares` (first row ``first_row`` squares long,
+    later rows ``width``), in O(length / width) steps."""
+    row, left, run = -2, length, first_row
+    while True:
+        if left <= run:
+            return row
+        left -= run + 1  # the row, then the connecting square above its end
+        if left <= 0:
+            return row - 1
+        row, run = row - 2, width
+
+
 def from_grid_graph(graph: GridGraphSpec) -> HardnessConstruction:
     """The Solitaire Clobber configuration of Theorem 6 (DDF 2004) for the grid graph G.
 
@@ -351,12 +364,13 @@ def from_grid_graph(graph: GridGraphSpec) -> HardnessConstruction:
     # widening the board shortens the tail's snake; keep the smallest board among widths up
     # to about sqrt(2n) more (beyond that the tail's rows no longer pay for the width)
     for last_col in range(base_last, base_last + math.isqrt(2 * n) + 3):
-        tail = _tail_squares(n, a_col + 1, last_col)
-        top = min(r for r, _ in tail)
+        top = _tail_top(n, last_col - a_col, last_col + 1)
         area = (height - top) * (last_col + 1)
         if best is None or area < best[0]:
-            best = (area, last_col, tail, top)
-    _, last_col, tail, top = best
+            best = (area, last_col, top)
+    _, last_col, top = best
+    tail = _tail_squares(n, a_col + 1, last_col)
+    assert min(r for r, _ in tail) == top
     board = Board.grid(height - top, last_col + 1)
     cols = last_col + 1
 
@@ -432,22 +446,47 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
         end = path[-1]
         return sum(1 for m in nbrs[u] if m not in visited or m == end or (m == v and u == right))
 
-    def feasible() -> bool:
-        rest = g - visited
-        for u in rest:
-            if usable(u) < 2:
-                return False
-        # the unvisited nodes must all be reachable from the path's end through unvisited
-        end = path[-1]
-        seen = set()
-        stack = [m for m in nbrs[end] if m not in visited]
-        seen.update(stack)
-        while stack:
-            for m in nbrs[stack.pop()]:
-                if m not in visited and m not in seen:
+    def connected(rest: set[Node]) -> bool:
+        if not rest:
+            return True
+        start = next(iter(rest))
+        seen = {start}
+        todo = [start]
+        while todo:
+            for m in nbrs[todo.pop()]:
+                if m in rest and m not in seen:
                     seen.add(m)
-                    stack.append(m)
+                    todo.append(m)
         return len(seen) == len(rest)
+
+    def feasible(prev: Node, m: Node) -> bool:
+        # The path grew from `prev` to `m`. Invariant of every state searched: each unvisited
+        # node has >= 2 usable neighbours and the unvisited nodes are connected (the rest of
+        # the path runs through all of them). Only prev's neighbours lost a usable one.
+        for u in nbrs[prev]:
+            if u not in visited and usable(u) < 2:
+                return False
+        if len(visited) == n:
+            return True
+        if all(u in visited for u in nbrs[m]):
+            return False
+        # removing m keeps the unvisited nodes connected when its unvisited 4-neighbours are
+        # joined around its 8-neighbour ring; only otherwise search the whole graph
+        r, c = m
+        ring = [(r - 1, c), (r - 1, c + 1), (r, c + 1), (r + 1, c + 1),
+                (r + 1, c), (r + 1, c - 1), (r, c - 1), (r - 1, c - 1)]
+        free = [q in g and q not in visited for q in ring]
+        runs_with_neighbour = 0
+        for k in range(8):
+            if free[k] and not free[k - 1]:  # a run of free ring squares starts at k
+                j, touches = k, False
+                while free[j % 8] and j < k + 8:
+                    touches |= j % 2 == 0
+                    j += 1
+                runs_with_neighbour += touches
+        if all(free) or runs_with_neighbour <= 1:
+            return True
+        return connected(set(g) - visited)
 
     def candidates() -> list[Node]:
         end = path[-1]
@@ -455,6 +494,8 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
         return [m for m in nbrs[end]
                 if m not in visited and (m != right or len(path) == n - 1)]
 
+    if any(usable(u) < 2 for u in g - visited) or not connected(set(g) - visited):
+        return None
     # iterative depth-first search (paths can be far longer than Python's recursion limit)
     stack = [iter(candidates())]
     steps = 0
@@ -469,12 +510,13 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
             if len(path) > 2:
                 visited.discard(path.pop())
             continue
+        prev = path[-1]
         path.append(m)
         visited.add(m)
         if len(path) == n:
             if m == right:
                 return list(path)
-        elif feasible():
+        elif feasible(prev, m):
             stack.append(iter(candidates()))
             continue
         visited.discard(path.pop())
