@@ -8,7 +8,7 @@ rules alone.
 
 import itertools
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from clobbermania.errors import UnsupportedError
 from clobbermania.graphs import complete, grid_graph, hamming, hypercube, path
-from clobbermania.solitaire import replay
 from clobbermania.solitaire import hamming as H
+from clobbermania.solitaire import replay
 from clobbermania.solitaire.hamming import reduce_hamming
 from clobbermania.stones import BLACK, EMPTY, WHITE, Board, Position
 
@@ -51,7 +51,7 @@ class Outcomes:
     def __init__(self, board: Board):
         self.nbrs = [board.neighbors(v) for v in range(board.n)]
 
-        @lru_cache(maxsize=None)
+        @cache
         def reach(cells):
             out = set()
             if sum(1 for c in cells if c != EMPTY) <= 2:
