@@ -284,7 +284,8 @@ class HardnessConstruction:
         lines = [
             f"board {self.position.board.rows}x{self.position.board.cols}, "
             f"{self.position.stone_count()} stones",
-            f"nodes of G (black, {self.n}): {' '.join(name(v) for v in squares)}",
+            f"nodes of G (black, {self.n}): {' '.join(name(v) for v in squares[:40])}"
+            + (" ..." if self.n > 40 else ""),
             f"bomb (white): {name(self.bomb)}, above the anchor node "
             f"{name(self.node_squares[self.anchor])}",
             f"fuse (white, {len(self.fuse)}), in burning order: {fuse_text}; "
