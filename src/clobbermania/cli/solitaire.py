@@ -120,7 +120,7 @@ def verify(ctx, board, moves, free, first, graph, as_json) -> None:
 from .solitaire_check import check  # noqa: E402, I001
 solitaire.add_command(check)
 # -- anchor: solitaire check --
-from .solitaire_hardness import hardness  # noqa: E402
+from .solitaire_hardness import hardness  # noqa: E402, I001
 solitaire.add_command(hardness)
 # -- anchor: solitaire hardness --
 # -- anchor: solitaire reduce --
