@@ -160,12 +160,17 @@ class _Reducer:
     def digit(self, v: int, k: int) -> int:
         return (v // self.strides[k]) % self.sizes[k]
 
-    def snapshot(self) -> tuple[bytes, int]:
-        return bytes(self.cells), len(self.moves)
+    def snapshot(self) -> int:
+        return len(self.moves)
 
-    def restore(self, snap: tuple[bytes, int]) -> None:
-        self.cells[:] = snap[0]
-        del self.moves[snap[1]:]
+    def restore(self, snap: int) -> None:
+        """Undo the moves played since ``snapshot`` (a capture u -> v left u empty and
+        v with u's colour, so v's old stone had the other colour)."""
+        cells = self.cells
+        while len(self.moves) > snap:
+            m = self.moves.pop()
+            cells[m.src] = cells[m.dst]
+            cells[m.dst] = _other(cells[m.src])
 
     # -- strongly 1-reducible graphs -------------------------------------------------------
     def solve(self, coords: tuple[int, ...], base: int, t: int, c: int) -> None:
@@ -796,13 +801,14 @@ def _reduce_hypercube(sizes: Sequence[int], cells: bytearray, to: int,
             if opening is not None:
                 red.play(*opening)
             for plan in _cube_plans(red, coords, to):
-                inner = red.snapshot()
-                try:
-                    if _cube_chain(red, plan, to, kind, want):
-                        return red.moves
-                except _Fail:
-                    pass
-                red.restore(inner)
+                for holes in (False, True):
+                    inner = red.snapshot()
+                    try:
+                        if _cube_chain(red, plan, to, kind, want, holes):
+                            return red.moves
+                    except _Fail:
+                        pass
+                    red.restore(inner)
             red.restore(snap)
     raise UnsupportedError("internal: no hypercube chain applied to this configuration")
 
@@ -884,65 +890,105 @@ def _cube_plans(red: _CubeReducer, coords: list[int], to: int) -> Iterator[tuple
             return
 
 
-def _cube_chain(red: _CubeReducer, plan: tuple, to: int, kind: int, want: int | None) -> bool:
-    """Piece m is reduced to one or two stones, each coloured against piece m+1's stone
-    on the same inner position, which they then capture (flipping those stones); the
-    last piece ends at the goal. One carried stone is not always possible: on a bipartite
-    graph the single stone's parity value must equal the piece's (#even - #odd) mod 3,
-    which is the running sum of the pieces' values and can be 0 (then two stones are
-    carried). Reachability comes from the Q3 table; the carried sets possible after each
-    piece are built forward (at most 36 per piece), then one choice is traced back."""
+_CUBE_STATES = 16  # carried-in states kept per piece (the first found; flips come first)
+
+
+def _cube_chain(red: _CubeReducer, plan: tuple, to: int, kind: int, want: int | None,
+                holes: bool = False) -> bool:
+    """Reduce the Q3 pieces one after the other to the goal on ``to``.
+
+    Piece m is reduced to one or two stones, which then enter piece m+1 on the same inner
+    positions. A stone whose colour is opposite to piece m+1's stone there captures it
+    (flipping it). With ``holes``, a stone of the same colour may enter too: a neighbour
+    u inside piece m+1 first captures that stone, then ours recaptures (piece m+1 keeps
+    its colours, with a hole at u). One carried stone is not always possible: on a
+    bipartite graph a lone stone's parity value must equal the piece's (#even - #odd)
+    mod 3, the running sum of the pieces' values, and on a proper 2-colouring flips alone
+    make it cycle through 0 (the hole entries break that cycle). Reachability comes from
+    the Q3 table; the states of each piece (its stones when its turn comes) are built
+    forward, at most _CUBE_STATES per piece, then one path is traced back.
+    """
     inner, pieces = plan
     offs = red.offsets(tuple(inner))
     cells = red.cells
     table = _q3_table()
-    configs = [[cells[p + o] for o in offs] for p in pieces]
+    configs = [_masks([cells[p + o] for o in offs]) for p in pieces]
     n = len(pieces)
     t_local = offs.index(to - pieces[-1])
-    # carried stones are a bitmask of inner positions; back[m][mask] = (previous mask,
-    # outcome of piece m)
-    back: list[dict[int, tuple[int, tuple[int, int]]]] = []
-    prev: list[int] = [0]
+    # back[m][state of piece m+1] = (state of piece m, outcome of piece m, entries)
+    # where an entry is (position, u) with u = None for a flip
+    back: list[dict] = []
+    states: list[tuple[int, int]] = [configs[0]]
     for m in range(n - 1):
-        conf, nxt = configs[m], configs[m + 1]
-        cb, cw = _masks(conf)
-        nb, nw = _masks(nxt)
-        cur: dict[int, tuple[int, tuple[int, int]]] = {}
-        for carried in prev:
-            # the carried stones flip this piece's stones on their positions
-            for g in _outcomes(_Q3_ADJ, table, cb ^ carried, cw ^ carried):
+        nb, nw = configs[m + 1]
+        cur: dict = {}
+        for state in states:
+            for g in _outcomes(_Q3_ADJ, table, *state):
                 b, w = g
-                occ = b | w
-                if occ not in cur and not b & ~nw and not w & ~nb:
-                    cur[occ] = (carried, g)
+                pos = [i for i in range(8) if (b | w) >> i & 1]
+                options: list[list[tuple[int, int | None]]] = []
+                for i in pos:
+                    mine_black = bool(b >> i & 1)
+                    theirs_black = bool(nb >> i & 1)
+                    if not (nb | nw) >> i & 1:  # a hole (from an opening): no entry
+                        options.append([])
+                    elif mine_black != theirs_black:
+                        options.append([(i, None)])
+                    elif holes:
+                        other = nw if mine_black else nb
+                        options.append([(i, u) for u in range(8)
+                                        if _Q3_ADJ[i] >> u & 1 and other >> u & 1
+                                        and u not in pos])
+                    else:
+                        options.append([])
+                for entries in itertools.product(*options):
+                    us = [u for _, u in entries if u is not None]
+                    if len(set(us)) != len(us):
+                        continue
+                    xb, xw = nb, nw
+                    for i, u in entries:
+                        if u is None:
+                            bit = 1 << i
+                            xb ^= bit
+                            xw ^= bit
+                        else:
+                            xb &= ~(1 << u)
+                            xw &= ~(1 << u)
+                    if (xb, xw) not in cur:
+                        cur[(xb, xw)] = (state, g, entries)
+                if len(cur) >= _CUBE_STATES:
+                    break
+            if len(cur) >= _CUBE_STATES:
+                break
         if not cur:
             return False
         back.append(cur)
-        prev = sorted(cur, key=int.bit_count)
-    goal = None
-    cb, cw = _masks(configs[-1])
-    for carried in prev:
-        for g in sorted(_outcomes(_Q3_ADJ, table, cb ^ carried, cw ^ carried)):
+        states = list(cur)
+    goal = last = None
+    for state in states:
+        for g in sorted(_outcomes(_Q3_ADJ, table, *state)):
             if _goal_matches(g, t_local, kind, want):
-                goal, last_in = g, carried
+                goal, last = g, state
                 break
         if goal is not None:
             break
     if goal is None:
         return False
-    steps = [goal]
-    state = last_in
+    steps: list[tuple] = [(goal, ())]
+    state = last
     for m in range(n - 2, -1, -1):
-        state, g = back[m][state]
-        steps.append(g)
+        state, g, entries = back[m][state]
+        steps.append((g, entries))
     steps.reverse()
     for m, p in enumerate(pieces):
-        red.finish([p + o for o in offs], steps[m])
+        g = steps[m][0]
+        red.finish([p + o for o in offs], g)
         if m + 1 < n:
-            b, w = steps[m]
-            for i in range(8):
-                if (b | w) >> i & 1:
-                    red.play(p + offs[i], pieces[m + 1] + offs[i])
+            q = pieces[m + 1]
+            for i, u in steps[m][1]:
+                if u is not None:
+                    red.play(q + offs[u], q + offs[i])
+                red.play(p + offs[i], q + offs[i])
     return True
 
 
