@@ -197,6 +197,31 @@ def test_single_minority_stone_every_place(sizes):
                     check_one(board, cells, v, c)
 
 
+@pytest.mark.parametrize("sizes", [(3, 3, 3), (4, 3, 2), (3, 2, 2, 2), (5, 2, 2)])
+def test_structured_configurations(sizes):
+    """Colourings constant on the copies of a coordinate, or on everything but one clique,
+    or by digit sums: the cases where chains cannot start in a two-coloured copy."""
+    board = hamming(*sizes)
+    n = board.n
+    strides = H._strides(sizes)
+    digits = [H._digits(v, sizes, strides) for v in range(n)]
+    rng = random.Random(len(sizes))
+    patterns = []
+    for r in range(len(sizes)):
+        patterns.append([1 + d[r] % 2 for d in digits])
+        patterns.append([1 + (d[r] == 0) for d in digits])
+    patterns.append([1 + sum(d) % 2 for d in digits])
+    patterns.append([1 + (sum(d) % 3 == 0) for d in digits])
+    t = rng.randrange(n)
+    # the clique along coordinate 0 through t white (t too), everything else black
+    patterns.append([1 + (d[1:] == digits[t][1:]) for d in digits])
+    for cells in patterns:
+        for v in rng.sample(range(n), 5):
+            if two_coloured_without(cells, v):
+                for c in (BLACK, WHITE):
+                    check_one(board, cells, v, c)
+
+
 def test_benchmark_sizes_once():
     rng = random.Random(0)
     for sizes in [(10, 10), (3, 3, 3, 3), (5, 5, 4)]:
@@ -271,6 +296,28 @@ def test_cubes_two_stones(d, rng, near):
     elif c is None:
         # the lone stone's colour on v is fixed by the invariant; we reach it
         assert r.stones_left == 1
+
+
+@pytest.mark.parametrize("d", [4, 5, 6, 8])
+def test_cube_checkerboards(d):
+    """The proper 2-colouring of Q_d: every stone is "even", so entries by flips alone
+    would make the running invariant cycle through 0 (the hole entries are needed)."""
+    board = hypercube(d)
+    n = board.n
+    cells = [BLACK if bin(v).count("1") % 2 == 0 else WHITE for v in range(n)]
+    value = parity_value(cells)
+    assert value == (n % 3)
+    for v in (0, 1, n - 1, n // 3):
+        for c in (None, BLACK, WHITE):
+            p = Position(board, bytes(cells))
+            r = replay(p, reduce_hamming(p, v, c), free=True)
+            assert r.valid and r.stones_left <= 2 and r.final.cells[v] != EMPTY
+            # a lone stone must have the parity value of the whole configuration
+            lone = BLACK if (value == 1) == (bin(v).count("1") % 2 == 0) else WHITE
+            if c in (None, lone):
+                assert r.stones_left == 1 and r.final.cells[v] == lone
+            else:
+                assert r.stones_left == 2 and r.final.cells[v] == c
 
 
 def test_q10_once():

@@ -567,8 +567,12 @@ def reduce_hamming(position: Position, to: int | None = None, color: int | None 
     depth-first search; a plan that fails is undone and the next one tried. *Hypercubes*:
     Q_d is cut into Q3 pieces chained along a Hamiltonian path of the other d - 3
     coordinates; each piece is reduced, by a table of all 3^8 Q3 positions, to one stone
-    or, when the running invariant is 0, two stones that both capture into the next
-    piece; a dynamic programme over the at most 36 carried sets per piece picks them.
+    or, when the running invariant is 0, two stones, which enter the next piece on the
+    same positions (capturing there, or, for a stone of the same colour, after a
+    neighbour inside the next piece has captured that stone: this is what proper
+    2-colourings need); a forward search over the pieces' possible states (at most 16
+    kept per piece) picks the stones, and a few first captures and choices of the three
+    coordinates are tried when a chain cannot start.
 
     Guarantees: on a strongly 1-reducible Hamming graph, one stone of colour ``color``
     on ``to`` whenever G - ``to`` is two-coloured. The chain steps are exact (a copy is
