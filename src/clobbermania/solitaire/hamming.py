@@ -34,6 +34,9 @@ from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position
 #: graphs K3 x K3, K2 x K4, K3 x K2 x K2 have 9, 8 and 12 vertices; K3 x K2 x K2 needs
 #: it: the chains alone miss about 6% of its cases).
 EXACT_VERTICES = 12
+#: Node budget of one exact search (a refuted sub-graph with holes could otherwise take
+#: seconds; a solvable base graph needs far fewer nodes).
+EXACT_NODES = 200_000
 
 
 class _Fail(Exception):
@@ -468,9 +471,12 @@ def _gray(sizes: Sequence[int]) -> list[tuple[int, ...]]:
 
 def _exact_search(adj: list[int], colors: list[int], t: int,
                   c: int) -> list[tuple[int, int]] | None:
-    """Moves leaving one stone of colour c on vertex t, or None; stones on ``adj``'s
-    vertices coloured ``colors``. A stone never leaves t (t could not be refilled) and the
-    stones must stay connected (separated groups never meet again)."""
+    """Moves leaving one stone of colour c on vertex t, or None (none exists, or none was
+    found within EXACT_NODES nodes); stones on ``adj``'s vertices coloured ``colors``.
+
+    A stone never leaves t (t could not be refilled) and the stones must stay connected
+    (separated groups never meet again). On at most 6 vertices (K2 x K3) the budget
+    exceeds the 3^6 states, so None there is a proof."""
     n = len(adj)
     black = sum(1 << v for v in range(n) if colors[v] == BLACK)
     white = sum(1 << v for v in range(n) if colors[v] == WHITE)
@@ -494,11 +500,16 @@ def _exact_search(adj: list[int], colors: list[int], t: int,
             frontier = nxt
         return seen == occ
 
+    budget = [EXACT_NODES]
+
     def dfs(b: int, w: int) -> bool:
         if (b, w) == goal:
             return True
         occ = b | w
         if not occ & tbit or occ == tbit or (b, w) in refuted or not connected(occ):
+            return False
+        budget[0] -= 1
+        if budget[0] < 0:  # give up: the caller treats it as "no sequence" and moves on
             return False
         for mine, theirs, is_black in ((b, w, True), (w, b, False)):
             m = mine & ~tbit
