@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from .errors import BoardError, IllegalMoveError, NotationError
 
@@ -147,6 +148,13 @@ class Board:
     @property
     def is_grid(self) -> bool:
         return self.rows is not None
+
+    def adjacent(self, u: int, v: int) -> bool:
+        """Whether squares ``u`` and ``v`` are adjacent (orthogonal neighbours on a grid)."""
+        if self.graph_neighbors is not None:
+            return v in self.graph_neighbors[u]
+        d = abs(u - v)
+        return d == self.cols or (d == 1 and min(u, v) % self.cols != self.cols - 1)
 
     def neighbors(self, v: int) -> tuple[int, ...]:
         """The vertices adjacent to ``v``, in increasing order."""
@@ -294,9 +302,12 @@ class Board:
         return self.name or (f"grid:{self.rows}x{self.cols}" if self.is_grid else f"graph:{self.n}")
 
 
-@dataclass(frozen=True, order=True)
-class Move:
-    """The stone on ``src`` clobbers the stone on the adjacent square ``dst``."""
+class Move(NamedTuple):
+    """The stone on ``src`` clobbers the stone on the adjacent square ``dst``.
+
+    A named tuple: cheap to create by the million (constructions emit that many) and
+    compared, hashed and ordered as ``(src, dst)``.
+    """
 
     src: int
     dst: int
@@ -324,22 +335,26 @@ def check_move(board: Board, cells: Sequence[int], move: Move, color: int | None
     """Raise IllegalMoveError unless the stone on ``move.src`` (of ``color``, when given) can
     clobber the adjacent stone of the other colour on ``move.dst``. The one legality rule
     of Clobber and Solitaire Clobber; ``cells`` may be a mutable bytearray."""
-    if not (0 <= move.src < board.n and 0 <= move.dst < board.n):
-        raise IllegalMoveError(f"move {move.src}-{move.dst} names a square off the board")
+    src, dst = move
+    if not (0 <= src < board.n and 0 <= dst < board.n):
+        raise IllegalMoveError(f"move {src}-{dst} names a square off the board")
+    mover = cells[src]
+    # the legal case is checked first and cheaply: replays run to millions of moves
+    if (mover != EMPTY and (color is None or mover == color) and cells[dst] == 3 - mover
+            and board.adjacent(src, dst)):
+        return
     name = move.to_str(board)
-    mover = cells[move.src]
     if mover == EMPTY:
-        raise IllegalMoveError(f"move {name} is illegal: {board.square_name(move.src)} is empty")
+        raise IllegalMoveError(f"move {name} is illegal: {board.square_name(src)} is empty")
     if color is not None and mover != color:
         raise IllegalMoveError(f"move {name} is illegal: it is {COLOR_NAMES[color]}'s turn "
-                               f"but {board.square_name(move.src)} holds a "
+                               f"but {board.square_name(src)} holds a "
                                f"{COLOR_NAMES[mover]} stone")
-    if move.dst not in board.neighbors(move.src):
+    if not board.adjacent(src, dst):
         raise IllegalMoveError(f"move {name} is illegal: the squares are not adjacent")
-    target = cells[move.dst]
-    if target != opponent(mover):
-        what = "is empty" if target == EMPTY else "holds a stone of the same colour"
-        raise IllegalMoveError(f"move {name} is illegal: {board.square_name(move.dst)} {what}")
+    target = cells[dst]
+    what = "is empty" if target == EMPTY else "holds a stone of the same colour"
+    raise IllegalMoveError(f"move {name} is illegal: {board.square_name(dst)} {what}")
 
 
 def parse_grid_text(text: str) -> tuple[int, int, bytes]:

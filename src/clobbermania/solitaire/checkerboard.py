@@ -1,0 +1,779 @@
+"""Theorem 5 of Demaine, Demaine and Fleischer, constructively: :func:`reduce_checkerboard`.
+
+Theorem 5 says that the n x m checkerboard (n, m >= 2) reduces to one stone, or to two
+when 3 divides nm (fewer is ruled out by the delta invariant). Under alternation the
+first colour also matters: on an odd board the colour with more stones cannot move first
+and still reach one stone (counting argument, :func:`optimum_stones`). The paper's own
+sweep is only sketched, so this module uses its own scheme, in four ideas:
+
+1. **Strips.** The board (transposed when that avoids an odd strip) is cut into strips of
+   two rows, the last of three rows when both sides are odd. Strips are reduced top to
+   bottom; each leaves one or two stones on its bottom row next to the strip's centre,
+   which the next strip takes in (they *hang* over it).
+2. **Symmetry makes alternation free.** A two-row strip has a colour-swapping symmetry
+   ``s``: the left-right mirror when m is even, the half turn when m is odd. Cut it into a
+   half ``L`` and its image ``s(L)``. Any SC2 sequence on ``L`` (no alternation) together
+   with its image on ``s(L)`` can be ordered into an *alternating* sequence: a move and its
+   image have opposite colours, so each pair is played in whichever order the colour due
+   asks for, and after the pair the same colour is due again.
+3. **Carry sweep of a half.** ``L`` is eaten in column order by one *carry* stone: a
+   *gadget* takes the carry and the next few cells to a single stone again (SC2 moves,
+   found once by search over at most seven stones and stored, :func:`gadget_table`). By
+   the SC2 invariant on bipartite graphs (a stone is *even* on its own checkerboard colour;
+   every move turns two stones of equal parity into one of the other, so
+   #even - #odd mod 3 never changes) a single carry exists exactly when the eaten area
+   is not 0 mod 3; a dynamic programme over (cells eaten, carry square) chains gadgets,
+   and the last gadget may leave two stones. The plan of a half is computed once per
+   board, in time linear in m.
+4. **Endgames and the odd strip.** The two half-residues, plus the stones hanging from the
+   strip above, are finished with alternating moves by a stored endgame (at most six
+   stones). When both sides are odd the last strip has three rows and no colour-swapping
+   symmetry; it is swept left to right with alternating moves by a dynamic programme over
+   a window of the last six cells (it takes in the hanging stones on the way).
+
+Everything is linear in nm: one half plan per board, one endgame per distinct strip
+state, and the moves written out strip by strip. :func:`reduce_checkerboard` replays
+nothing itself; callers check the answer with :func:`clobbermania.solitaire.replay`.
+
+>>> from clobbermania.stones import Position, BLACK, WHITE
+>>> from clobbermania.solitaire import replay
+>>> replay(Position.checkerboard(4, 5), reduce_checkerboard(4, 5), first=BLACK).stones_left
+1
+>>> replay(Position.checkerboard(3, 3), reduce_checkerboard(3, 3, WHITE), first=WHITE).stones_left
+2
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from ..stones import BLACK, EMPTY, WHITE, Move
+from .construction import reduce_row
+
+#: How many new cells one carry gadget may eat, and how far behind the front the carry
+#: may stand (in cells of the sweep order).
+GADGET_CELLS = 6
+CARRY_LAG = 4
+#: Window of the odd-strip sweep (cells of the sweep order that may still hold stones).
+ODD_WINDOW = 9
+#: A half may stop this many cells before its end and leave them to the endgame.
+END_CELLS = 4
+ROTATION_END_CELLS = 6
+#: How many ways of handing the even block's stones down the odd sweep may try.
+ODD_HANDOFFS = 24
+
+_DATA = Path(__file__).with_name("data") / "checkerboard_gadgets.json"
+
+Cell = tuple[int, int]
+
+
+def _colour(r: int, c: int) -> int:
+    return BLACK if (r + c) % 2 == 0 else WHITE
+
+
+def _other(colour: int) -> int:
+    return BLACK + WHITE - colour
+
+
+def optimum_stones(rows: int, cols: int, first: int) -> int:
+    """The fewest stones the rows x cols checkerboard (black where r + c is even) can be
+    reduced to when ``first`` moves first: Theorems 2 and 5, and the counting argument.
+
+    One stone needs nm - 1 moves; on an odd board the majority colour (black) moving first
+    makes (nm - 1)/2 captures, removing every white stone, while the last move is white's,
+    a contradiction: so black first gives 2 there.
+
+    >>> optimum_stones(5, 5, BLACK), optimum_stones(5, 5, WHITE), optimum_stones(3, 4, WHITE)
+    (2, 1, 2)
+    """
+    from .theory import checkerboard_value
+
+    value = checkerboard_value(rows, cols)
+    if rows >= 2 and cols >= 2 and rows * cols % 2 == 1 and value == 1 and first == BLACK:
+        return 2
+    return value  # a single row: Theorem 2 holds for either first colour
+
+
+# -- the stored gadgets --------------------------------------------------------------------
+
+class _GadgetTable:
+    """Carry gadgets (SC2) and endgames (alternating), keyed by their local shape.
+
+    A key lists cells relative to a base cell with their colours; a value lists the
+    outcomes. ``search_missing`` is only set by :func:`build_gadget_table`.
+    """
+
+    def __init__(self) -> None:
+        self.carry: dict[str, list] = {}
+        self.endgame: dict[str, list] = {}
+        self.search_missing = False
+        self.loaded = False
+
+    def load(self) -> None:
+        if self.loaded:
+            return
+        if _DATA.exists():
+            data = json.loads(_DATA.read_text())
+            self.carry = data["carry"]
+            self.endgame = data["endgame"]
+        self.loaded = True
+
+
+_TABLE = _GadgetTable()
+_STATS = {"hits": 0}
+
+
+def gadget_table() -> dict[str, dict[str, list]]:
+    """The stored gadgets: ``{"carry": {key: outcomes}, "endgame": {key: outcomes}}``.
+
+    Carry key: ``"dr,dc,colour;..."`` for the carry (or nothing at the very start, key
+    beginning with ``"-"``) then the cells eaten, relative to the first cell eaten.
+    Outcome: ``[[[index, colour], ...], [[src, dst], ...]]``, the stones left (one, or two
+    for the last gadget of a half) and the SC2 moves, cells as indices into the key.
+    """
+    _TABLE.load()
+    return {"carry": _TABLE.carry, "endgame": _TABLE.endgame}
+
+
+def _key(cells: Iterable[tuple[int, int, int]]) -> str:
+    return ";".join(f"{a},{b},{c}" for a, b, c in cells)
+
+
+def _search_gadget(ctx: tuple[tuple[int, int, int], ...], alternate: int = 0,
+                   goal_rows: frozenset | None = None, target: int = 0) -> list:
+    """Breadth-first search over the stones of ``ctx`` (build time only).
+
+    With ``alternate == 0``: SC2 moves; outcomes are the endings with one or two stones.
+    Otherwise colours alternate from ``alternate``; outcomes are endings with ``target``
+    stones, or with every stone on a row of ``goal_rows``, with the colour due after.
+    """
+    cells = [(a, b) for a, b, _ in ctx]
+    index = {cell: i for i, cell in enumerate(cells)}
+    nbrs = [[index[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+             if (r + dr, c + dc) in index] for r, c in cells]
+    start = (tuple(col for _, _, col in ctx), alternate)
+    parent: dict = {start: None}
+    frontier = [start]
+    outcomes: dict = {}
+    while frontier:
+        nxt = []
+        for state in frontier:
+            stones, due = state
+            occupied = [i for i, x in enumerate(stones) if x]
+            if alternate == 0:
+                if len(occupied) <= 2:
+                    key = tuple((i, stones[i]) for i in occupied)
+                    outcomes.setdefault(key, state)
+            else:
+                if target and len(occupied) == target:
+                    outcomes.setdefault((tuple((i, stones[i]) for i in occupied), due), state)
+                elif goal_rows is not None and _handoff_ok(cells, index, stones, occupied,
+                                                           goal_rows):
+                    outcomes.setdefault((tuple((i, stones[i]) for i in occupied), due), state)
+            for s in occupied:
+                if alternate and stones[s] != due:
+                    continue
+                for d in nbrs[s]:
+                    if stones[d] == BLACK + WHITE - stones[s]:
+                        new = list(stones)
+                        new[d], new[s] = stones[s], EMPTY
+                        child = (tuple(new), _other(due) if alternate else 0)
+                        if child not in parent:
+                            parent[child] = (state, (s, d))
+                            nxt.append(child)
+        frontier = nxt
+
+    def path(state):
+        moves = []
+        while parent[state] is not None:
+            state, mv = parent[state]
+            moves.append(list(mv))
+        return moves[::-1]
+
+    out = []
+    for key, state in outcomes.items():
+        if alternate == 0:
+            out.append([[list(x) for x in key], path(state)])
+        else:
+            stones_left, due = key
+            out.append([[list(x) for x in stones_left], due, path(state)])
+    return out
+
+
+def _handoff_ok(cells, index, stones, occupied, goal_rows) -> bool:
+    """A strip may hand on its stones when all lie in it (rows ``goal_rows``: the last is
+    the bottom row), some lie on the bottom row, and each stone above the bottom row
+    stands on a stone (else it could never move again)."""
+    bottom = max(goal_rows)
+    if not occupied or not any(cells[i][0] == bottom for i in occupied):
+        return False
+    for i in occupied:
+        r, c = cells[i]
+        if r not in goal_rows:
+            return False
+        if r != bottom:
+            below = index.get((r + 1, c))
+            if below is None or not stones[below]:
+                return False
+    return True
+
+
+_OUTCOMES: dict = {}
+
+
+def _carry_outcomes(ctx: tuple[tuple[int, int, int], ...]) -> list:
+    found = _OUTCOMES.get(ctx)
+    if found is None:
+        found = _OUTCOMES[ctx] = _stored_carry_outcomes(ctx)
+    return found
+
+
+def _stored_carry_outcomes(ctx: tuple[tuple[int, int, int], ...]) -> list:
+    key = _key(ctx) if ctx[0] != (None, None, None) else "-;" + _key(ctx[1:])
+    found = _TABLE.carry.get(key)
+    if found is None:
+        if not _TABLE.search_missing:
+            raise UnsupportedError(f"no stored carry gadget for shape {key!r}; "
+                                   "the gadget table is incomplete")
+        raw = ctx if ctx[0] != (None, None, None) else ctx[1:]
+        found = _search_gadget(raw)
+        if ctx[0] == (None, None, None):
+            found = [[[[i + 1, c] for i, c in left], [[s + 1, d + 1] for s, d in mv]]
+                     for left, mv in found]
+        _TABLE.carry[key] = found
+    return found
+
+
+# -- the carry sweep of a half ----------------------------------------------------------------
+
+class _Half:
+    """A half ``L`` in sweep order, made of bands, then ``extra`` cells.
+
+    A band is a strip of rows (``"h"``: rows r0..r0+w-1, crossed column by column in
+    direction d) or of columns (``"v"``: columns c0..c0+w-1, crossed row by row) over the
+    half's whole length. Bands of the same kind are translates of each other, which the
+    sweep uses to cache its work."""
+
+    def __init__(self, rows: int, cols: int, bands: list[tuple[str, int, int, int]],
+                 extra: tuple[Cell, ...] = ()) -> None:
+        self.bands = bands
+        self.extra = extra
+        self.order: list[Cell] = []
+        self.starts: list[int] = []
+        for axis, a0, w, d in bands:
+            self.starts.append(len(self.order))
+            if axis == "h":
+                for c in (range(cols) if d > 0 else range(cols - 1, -1, -1)):
+                    self.order.extend((r, c) for r in range(a0, a0 + w))
+            else:
+                for r in (range(rows) if d > 0 else range(rows - 1, -1, -1)):
+                    self.order.extend((r, c) for c in range(a0, a0 + w))
+        self.order.extend(extra)
+
+    def shift(self, seg: int) -> Cell:
+        axis, a0, _, _ = self.bands[seg]
+        return (a0, 0) if axis == "h" else (0, a0)
+
+
+def _carry_step(order: list[Cell], i: int, p: int | None, n_cells: int):
+    """Gadgets from the state (i cells eaten, carry on order[p]): yields
+    (cells eaten after, carry index or None, residue or None, moves)."""
+    br, bc = order[i]
+    if p is None:
+        head = [(None, None, None)]
+        ctx_cells: list = [None]
+    else:
+        pr, pc = order[p]
+        own = _colour(pr, pc)
+        head = [(pr - br, pc - bc, own if i % 3 == 1 else _other(own))]
+        ctx_cells = [order[p]]
+    for c in range(1, GADGET_CELLS + 1):
+        if i + c > n_cells:
+            break
+        ctx = head + [(r - br, cc - bc, _colour(r, cc)) for r, cc in order[i:i + c]]
+        cells = ctx_cells + order[i:i + c]
+        for left, moves in _carry_outcomes(tuple(ctx)):
+            abs_moves = [(cells[s], cells[d]) for s, d in moves]
+            q = None
+            if len(left) == 1:
+                j = left[0][0]
+                q = p if j == 0 else i + j - 1
+                if q < i + c - CARRY_LAG:
+                    q = None
+            residue = (frozenset((cells[j], col) for j, col in left)
+                       if i + c == n_cells else None)
+            if q is not None or residue is not None:
+                yield i + c, q, residue, abs_moves
+
+
+def _carry_plans(half: _Half, near, end_cells: int = 0) -> list[tuple[frozenset, object]]:
+    """Every way the carry sweep can leave ``half``: (residue, moves) pairs, the residue a
+    frozenset of (cell, colour) all on cells where ``near(cell)`` holds, and ``moves()``
+    writing out the SC2 moves.
+
+    A dynamic programme over (cells eaten, carry square). Bands of the same kind repeat,
+    so the programme is run band by band and each band's transitions are cached by the
+    band's kind and the states entering it: the cost is linear in the number of bands
+    plus the length of a few bands."""
+    order = half.order
+    n_cells = len(order)
+    if _TABLE.search_missing:  # build time: every shape the sweep could meet
+        for i in range(n_cells):
+            carries = [None] if i == 0 else [] if i % 3 == 0 else range(
+                max(0, i - CARRY_LAG), i)
+            for p in carries:
+                for _ in _carry_step(order, i, p, n_cells):
+                    pass
+    bounds = half.starts[1:] + [n_cells - len(half.extra) if half.extra else n_cells]
+    # last segment: the last band plus the extra cells
+    bounds[-1] = n_cells
+    seg_starts = half.starts
+    cache: dict = {}
+    # frontier: state (i, p) -> None; back[seg] = {out state: (in state, moves)}
+    frontier: dict = {(0, None): None}
+    backs: list[dict] = []
+    finals: dict = {}
+    for seg, (lo, hi) in enumerate(zip(seg_starts, bounds, strict=True)):
+        last = seg == len(seg_starts) - 1
+        axis, a0, h, d = half.bands[seg]
+        nxt_h = half.bands[seg + 1][2] if not last else 0
+        prev_h = half.bands[seg - 1][2] if seg else 0
+        kind = (axis, h, d, prev_h, nxt_h, lo % 3, a0 % 2)
+        sr, sc = half.shift(seg)
+        rel_in = frozenset((i - lo, None if p is None else p - lo) for i, p in frontier)
+        key = (kind, rel_in)
+        if not last and key in cache:
+            rel_out, rel_back = cache[key]
+            _STATS["hits"] += 1
+        else:
+            states: dict[int, dict] = {}
+            out: dict = {}
+            back: dict = {}
+            for i, p in frontier:
+                states.setdefault(i, {})[p] = None
+                if i >= hi and not last:  # a band shorter than a gadget: pass it on
+                    out[(i, p)] = ((i, p), [])
+            for i in range(lo, hi):
+                if i not in states:
+                    continue
+                for p in list(states[i]):
+                    if last and p is not None and i >= n_cells - (end_cells or END_CELLS):
+                        pr, pc = order[p]
+                        own = _colour(pr, pc)
+                        residue = frozenset([(order[p], own if i % 3 == 1 else _other(own))]
+                                            + [(cell, _colour(*cell)) for cell in order[i:]])
+                        if residue not in finals and all(near(cell) for cell, _ in residue):
+                            finals[residue] = ((i, p), [])
+                    for i2, q, residue, moves in _carry_step(order, i, p, n_cells):
+                        if residue is not None and last:
+                            if residue not in finals and all(near(cl) for cl, _ in residue):
+                                finals[residue] = ((i, p), moves)
+                        if q is None:
+                            continue
+                        if i2 < hi or last:
+                            if i2 < n_cells and q not in states.setdefault(i2, {}):
+                                states[i2][q] = ((i, p), moves)
+                        elif (i2, q) not in out:
+                            out[(i2, q)] = ((i, p), moves)
+            # path pieces from the entering states, per state leaving the band
+            def piece(state, states=states, lo=lo):
+                i, p = state
+                moves: list = []
+                while i >= lo and states.get(i, {}).get(p) is not None:
+                    (i, p), mv = states[i][p]
+                    moves[:0] = mv
+                return (i, p), moves
+            if last:
+                backs.append({"states": states, "lo": lo})
+                break
+            for state, (prev, mv) in out.items():
+                entry, moves = piece(prev)
+                back[state] = (entry, moves + mv)
+            rel_out = frozenset((i - hi, p - hi) for i, p in out)
+            shift = np.array([sr, sc, sr, sc])
+            rel_back = {(i - hi, p - hi): ((e[0] - lo, None if e[1] is None else e[1] - lo),
+                                           _as_array(moves) - shift)
+                        for (i, p), (e, moves) in back.items()}
+            cache[key] = (rel_out, rel_back)
+        backs.append({"rel_back": rel_back, "lo": lo, "hi": hi, "shift": (sr, sc)})
+        frontier = {(i + hi, p + hi): None for i, p in rel_out}
+        if not frontier:
+            return []
+    # each final residue with a function writing out its moves (only the chosen one is)
+    last_info = backs[-1]
+    states = last_info["states"]
+    lo = last_info["lo"]
+
+    def unwind(state, mv):
+        pieces = [mv]
+        i, p = state
+        while i >= lo and states.get(i, {}).get(p) is not None:
+            (i, p), prev = states[i][p]
+            pieces.append(prev)
+        for seg in range(len(backs) - 2, -1, -1):
+            info = backs[seg]
+            (ei, ep), piece_moves = info["rel_back"][(i - info["hi"], p - info["hi"])]
+            sr, sc = info["shift"]
+            pieces.append(piece_moves + np.array([sr, sc, sr, sc]))
+            i, p = ei + info["lo"], None if ep is None else ep + info["lo"]
+        return np.concatenate([_as_array(piece) if isinstance(piece, list) else piece
+                               for piece in reversed(pieces)])
+
+    plans = [(residue, (lambda st=state, mv=mv: unwind(st, mv)))
+             for residue, (state, mv) in finals.items()]
+    plans.sort(key=lambda plan: (len(plan[0]), sorted(plan[0])))
+    return plans
+
+
+def _all_end_residues(half: _Half, near, end_cells: int) -> set[frozenset]:
+    """Every residue the carry sweep of ``half`` could end with, reachable or not (build
+    time): a carry with the cells not yet eaten, or what a last gadget leaves."""
+    order = half.order
+    n_cells = len(order)
+    out = set()
+    for i in range(max(1, n_cells - max(end_cells, END_CELLS, GADGET_CELLS)), n_cells):
+        if i % 3 == 0:
+            continue
+        for p in range(max(0, i - CARRY_LAG), i):
+            pr, pc = order[p]
+            own = _colour(pr, pc)
+            carry = (order[p], own if i % 3 == 1 else _other(own))
+            if i >= n_cells - (end_cells or END_CELLS):
+                out.add(frozenset([carry] + [(cell, _colour(*cell)) for cell in order[i:]]))
+            for _, _, residue, _ in _carry_step(order, i, p, n_cells):
+                if residue is not None:
+                    out.add(residue)
+    return {res for res in out if all(near(cell) for cell, _ in res)}
+
+
+def _as_array(moves) -> np.ndarray:
+    """Moves ((r1, c1), (r2, c2)) as an int array of rows r1, c1, r2, c2."""
+    return np.array([(a, b, c, d) for (a, b), (c, d) in moves], dtype=np.int64).reshape(-1, 4)
+
+
+def _paired_sequence(half_moves: np.ndarray, image, due: int) -> np.ndarray:
+    """The alternating sequence on both halves: each SC2 move of the half with its
+    image, in the order the colour due asks for (idea 2). ``image`` maps arrays of rows
+    and columns to the image's."""
+    if len(half_moves) == 0:
+        return half_moves
+    r1, c1, r2, c2 = half_moves.T
+    width = int(max(c1.max(), c2.max())) + 1
+    src = (r1 * width + c1).tolist()
+    dst = (r2 * width + c2).tolist()
+    colour_at: dict = {}
+    movers = []
+    for a, b in zip(src, dst, strict=True):  # which colour makes each move
+        mover = colour_at.get(a)
+        if mover is None:
+            mover = BLACK if (a // width + a % width) % 2 == 0 else WHITE
+        colour_at[b] = mover
+        colour_at[a] = EMPTY
+        movers.append(mover)
+    own_first = (np.array(movers) == due)[:, None]
+    ir1, ic1 = image(r1, c1)
+    ir2, ic2 = image(r2, c2)
+    images = np.stack([ir1, ic1, ir2, ic2], axis=1)
+    out = np.empty((2 * len(half_moves), 4), dtype=np.int64)
+    out[0::2] = np.where(own_first, half_moves, images)
+    out[1::2] = np.where(own_first, images, half_moves)
+    return out
+
+
+def _endgame(stones: tuple[tuple[Cell, int], ...], due: int, goal_rows: frozenset | None,
+             target: int) -> list:
+    """Stored alternating endgame for a few stones: outcomes
+    [((cell, colour), ...), due after, moves] that leave ``target`` stones, or (with
+    ``goal_rows``) that hand every stone on to the rows below (:func:`_handoff_ok`)."""
+    stones = tuple(sorted(stones))
+    (br, bc) = stones[0][0]
+    ctx = tuple((r - br, c - bc, col) for (r, c), col in stones)
+    rel_rows = frozenset(r - br for r in goal_rows) if goal_rows else None
+    rows_text = ",".join(map(str, sorted(rel_rows))) if rel_rows else ""
+    key = f"{_key(ctx)}|{due}|{rows_text}|{target}"
+    found = _TABLE.endgame.get(key)
+    if found is None:
+        if not _TABLE.search_missing:
+            raise UnsupportedError(f"no stored endgame for {key!r}; the gadget table is "
+                                   "incomplete")
+        found = _search_gadget(ctx, due, rel_rows, target)
+        _TABLE.endgame[key] = found
+    cells = [cell for cell, _ in stones]
+    return [[tuple((cells[i], col) for i, col in left), nd, [(cells[s], cells[d]) for s, d in mv]]
+            for left, nd, mv in found]
+
+
+def _symmetric(half: _Half, image, near, due: int, goal_rows, target: int,
+               end_cells: int = 0):
+    """Reduce a half and its image with paired moves (idea 2), then finish with an
+    endgame: to ``target`` stones, or handing on to the rows below ``goal_rows``.
+    Yields the candidates (moves, stones left, colour due after)."""
+    if _TABLE.search_missing:  # build time: the endgame of every way a half can end
+        for residue in _all_end_residues(half, near, end_cells):
+            stones = tuple(sorted(set(residue) | {(image(*cell), _other(col))
+                                                  for cell, col in residue}))
+            for colour in (BLACK, WHITE):
+                _endgame(stones, colour, goal_rows, target)
+    for residue, half_moves in _carry_plans(half, near, end_cells):
+        stones = tuple(sorted(set(residue) | {(image(*cell), _other(col))
+                                              for cell, col in residue}))
+        for left, due_after, end_moves in _endgame(stones, due, goal_rows, target):
+            if target and len(left) != target:
+                continue
+            if goal_rows and len(left) > 3:
+                continue
+            yield (np.concatenate([_paired_sequence(half_moves(), image, due),
+                                   _as_array(end_moves)]), left, due_after)
+
+
+# -- the odd part (both sides odd) ----------------------------------------------------------
+
+def _odd_sweep(order: list[Cell], start: dict, due: int, target: int):
+    """Alternating sweep of the cells ``order`` (with colours ``start``) down to ``target``
+    stones. A state is (cells swept k, contents of the window of the last ODD_WINDOW cells,
+    colour due); a move may touch the window and the next few cells, and no stone may
+    leave the window. Depth-first over these states, moves that sweep further first,
+    each state visited once: linear in the length of the order when the sweep does not
+    dead-end, and never worse than the number of states. Returns the moves or None."""
+    pos = {cell: i for i, cell in enumerate(order)}
+    start_colour = [start[cell] for cell in order]
+    nbrs = []
+    for r, c in order:
+        nbrs.append([pos[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                     if (r + dr, c + dc) in pos])
+    n_cells, w, look = len(order), ODD_WINDOW, 4
+
+    def successors(k, state):
+        window, mover = state
+        cells = {k - w + j: window[j] for j in range(w) if k - w + j >= 0}
+        for i in range(k, min(n_cells, k + look)):
+            cells[i] = start_colour[i]
+        out = []
+        for s, col in cells.items():
+            if col != mover:
+                continue
+            for d in nbrs[s]:
+                if cells.get(d) != BLACK + WHITE - mover:
+                    continue
+                k2 = max(k, s + 1, d + 1)
+                if any(cells.get(i, EMPTY) for i in range(k - w, k2 - w) if i != s):
+                    continue  # a stone would fall out of the window
+                new = dict(cells)
+                new[d], new[s] = mover, EMPTY
+                child = (tuple(new.get(i, EMPTY) for i in range(k2 - w, k2)),
+                         BLACK + WHITE - mover)
+                out.append((k2, child, (order[s], order[d])))
+        out.sort(key=lambda t: (-sum(1 for x in t[1][0] if x), t[0]))
+        return out
+
+    root = (0, ((EMPTY,) * w, due))
+    seen = {root}
+    stack = [(root, successors(*root))]
+    path: list = []
+    while stack:
+        (k, state), succ = stack[-1]
+        if k == n_cells and sum(1 for x in state[0] if x) == target:
+            return path
+        if not succ:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        k2, child, move = succ.pop()
+        node = (k2, child)
+        if node in seen:
+            continue
+        seen.add(node)
+        path.append(move)
+        stack.append((node, successors(k2, child)))
+    return None
+
+
+# -- the whole board ------------------------------------------------------------------------
+
+def reduce_checkerboard(rows: int, cols: int, first: int = BLACK) -> list[Move]:
+    """Theorem 5, constructively: an alternating move sequence from the rows x cols
+    checkerboard (black where r + c is even; ``Position.checkerboard``), ``first`` moving
+    first, that leaves :func:`optimum_stones` stones: 1, or 2 when 3 divides rows * cols or
+    when black (the majority) moves first on an odd board. A single row or column uses
+    the Theorem 1 construction (:func:`.construction.reduce_row`).
+
+    Time and the number of moves are linear in rows * cols (see the module docstring for
+    the scheme). Squares are numbered ``r * cols + c``.
+
+    >>> from clobbermania.stones import Position
+    >>> from clobbermania.solitaire import replay
+    >>> moves = reduce_checkerboard(2, 3, first=WHITE)
+    >>> replay(Position.checkerboard(2, 3), moves, first=WHITE).stones_left
+    2
+    """
+    if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 1 or cols < 1:
+        raise UnsupportedError(f"a checkerboard needs positive whole sides, not {rows}x{cols}")
+    if first not in (BLACK, WHITE):
+        raise UnsupportedError("first must be BLACK or WHITE")
+    if rows == 1 or cols == 1:
+        return reduce_row(rows * cols, first)  # square i is the i-th of the line either way
+    _TABLE.load()
+    target = optimum_stones(rows, cols, first)
+    transpose = _transposed(rows, cols)
+    cells = None
+    # both sides even: either side may carry the mirror; try the preferred one first
+    for flip in (transpose, not transpose) if rows % 2 == cols % 2 == 0 else (transpose,):
+        n, m = (cols, rows) if flip else (rows, cols)
+        cells = _plan_even(n, m, first, target) if n * m % 2 == 0 else _plan_odd(
+            n, m, first, target)
+        if cells is not None:
+            transpose = flip
+            break
+    if cells is None:
+        raise UnsupportedError(f"no construction found for the {rows}x{cols} board")
+    r1, c1, r2, c2 = cells.T
+    if transpose:  # cell (r, c) of the n x m plan is square (c, r) of the board
+        r1, c1, r2, c2 = c1, r1, c2, r2
+    src = (r1 * cols + c1).tolist()
+    dst = (r2 * cols + c2).tolist()
+    # Move is a named tuple: tuple.__new__ skips its Python-level constructor
+    return list(map(partial(tuple.__new__, Move), zip(src, dst, strict=True)))
+
+
+def _transposed(rows: int, cols: int) -> bool:
+    """Plan on the transposed board? Even boards want an even number of columns (the
+    mirror) and halves at least two columns wide, or two rows of odd length (the half
+    turn); odd boards want cols >= rows (see :func:`_plan_odd`)."""
+    if rows * cols % 2 == 1:
+        return rows > cols
+    if rows == 2 and cols % 2 == 1:
+        return False
+    if cols % 2 == 1:
+        return True
+    return cols == 2 and rows > 2
+
+
+def _even_halves(n: int, k: int) -> list[_Half]:
+    """Ways to sweep the n x k half (its column k - 1 lies on the centre line), each
+    ending on the centre: bands of two rows (one of three when n is odd) whose last runs
+    towards the centre, or, for a half two or three columns wide, one band of columns."""
+    out = []
+    if k in (2, 3):
+        out.append(_Half(n, k, [("v", 0, k, 1)]))
+    if n % 2 == 0:
+        options = [[2] * (n // 2)]
+    else:
+        options = [[2] * ((n - 3) // 2) + [3], [3] + [2] * ((n - 3) // 2)]
+    for heights in options:
+        bands, r0 = [], 0
+        for b, h in enumerate(heights):
+            d = 1 if (len(heights) - 1 - b) % 2 == 0 else -1
+            bands.append(("h", r0, h, d))
+            r0 += h
+        out.append(_Half(n, k, bands))
+    return out
+
+
+def _plan_even(n: int, m: int, first: int, target: int):
+    """n x m with nm even, m even after transposing (the mirror c -> m - 1 - c), or
+    2 x m with m odd (the half turn (r, c) -> (1 - r, m - 1 - c))."""
+    if m % 2 == 1:
+        c0 = m // 2
+        halves = [_Half(2, c0, [("h", 0, 2, 1)], extra=((0, c0),))]
+
+        def image(r, c):
+            return (1 - r, m - 1 - c)
+
+        near_cols = range(c0 - 3, c0 + 1)
+    else:
+        halves = _even_halves(n, m // 2)
+
+        def image(r, c):
+            return (r, m - 1 - c)
+
+        near_cols = range(m // 2 - 2, m // 2)
+    for half in halves:
+        for moves, _, _ in _symmetric(half, image, lambda cell: cell[1] in near_cols, first,
+                                      None, target, ROTATION_END_CELLS if m % 2 else 0):
+            return moves
+    return None
+
+
+def _plan_odd(n: int, m: int, first: int, target: int):
+    """Both sides odd, m >= n: the top-left (n-3) x (m-3) block by the mirror (it is even
+    both ways), its last stones handed down next to the bottom band; then the L-shaped
+    rest (three columns on the right, three rows at the bottom) swept with alternating
+    moves, taking in the handed-down stones on the way."""
+    if n == 3:
+        tail = _odd_l_sweep(n, m, {}, first, target)
+        return None if tail is None else _as_array(tail)
+    e_rows, e_cols = n - 3, m - 3
+    k = e_cols // 2
+    heights = [2] * (e_rows // 2)
+    bands = [("h", 2 * b, 2, 1 if (len(heights) - 1 - b) % 2 == 0 else -1)
+             for b in range(len(heights))]
+    half = _Half(e_rows, k, bands)
+
+    def image(r, c):
+        return (r, e_cols - 1 - c)
+
+    near_cols = range(k - 2, k)
+    tried = 0
+    for part, left, due in _symmetric(half, image, lambda cell: cell[1] in near_cols, first,
+                                      frozenset({e_rows - 2, e_rows - 1}), 0):
+        tail = _odd_l_sweep(n, m, dict(left), due, target)
+        if tail is not None:
+            return np.concatenate([part, _as_array(tail)])
+        tried += 1
+        if tried >= ODD_HANDOFFS:
+            break
+    return None
+
+
+def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int):
+    """The L of :func:`_plan_odd`: the right band row by row, then the bottom band column
+    by column from the right, the handed-down stones just before their column."""
+    order: list[Cell] = []
+    for r in range(n - 3):
+        order += [(r, m - 3), (r, m - 2), (r, m - 1)]
+    for c in range(m - 1, -1, -1):
+        order += sorted(cell for cell in hanging if cell[1] == c)
+        order += [(n - 3, c), (n - 2, c), (n - 1, c)]
+    start = {cell: hanging.get(cell) or _colour(*cell) for cell in order}
+    return _odd_sweep(order, start, due, target)
+
+
+# -- building the table ---------------------------------------------------------------------
+
+def build_gadget_table(max_side: int = 16) -> dict:
+    """Find every gadget the scheme uses on boards up to ``max_side`` (build time; the
+    shapes are local, so these are all the shapes of any board) and return the table.
+    Run ``python -m clobbermania.solitaire.checkerboard`` to rewrite the stored file."""
+    _TABLE.loaded = True
+    _TABLE.carry, _TABLE.endgame = {}, {}
+    _OUTCOMES.clear()
+    _TABLE.search_missing = True
+    try:
+        for n in range(2, max_side + 1):
+            for m in range(2, max_side + 1):
+                for first in (BLACK, WHITE):
+                    reduce_checkerboard(n, m, first)
+        for n, m in ((2, 41), (41, 2), (3, 40), (40, 3), (30, 31), (31, 30), (29, 29)):
+            for first in (BLACK, WHITE):  # longer bands: the same shapes, checked
+                reduce_checkerboard(n, m, first)
+    finally:
+        _TABLE.search_missing = False
+    return {"carry": dict(sorted(_TABLE.carry.items())),
+            "endgame": dict(sorted(_TABLE.endgame.items()))}
+
+
+if __name__ == "__main__":  # pragma: no cover - build step
+    table = build_gadget_table()
+    _DATA.parent.mkdir(exist_ok=True)
+    _DATA.write_text(json.dumps(table, separators=(",", ":")))
+    print(f"{len(table['carry'])} carry gadgets, {len(table['endgame'])} endgames -> {_DATA}")
+
+
+__all__ = ["reduce_checkerboard", "optimum_stones", "gadget_table", "build_gadget_table"]
