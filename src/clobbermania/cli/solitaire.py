@@ -123,4 +123,6 @@ solitaire.add_command(check)
 from .solitaire_hardness import hardness  # noqa: E402, I001
 solitaire.add_command(hardness)
 # -- anchor: solitaire hardness --
+from .solitaire_reduce import reduce_cmd  # noqa: E402, I001
+solitaire.add_command(reduce_cmd)
 # -- anchor: solitaire reduce --
