@@ -160,3 +160,7 @@ def hamming_claims() -> Iterator[Claim]:
                     f"{parity_difference(p)}; exact solver: {r.proof}", r.seconds)
         yield _delta_census(d)
     clear_tables()  # free Q4's tables (about 0.6 GB) for the next claim group
+    # Thm 8 / Lemma 7 and Thm 5 constructively: the reducer, every output replayed
+    from ..solitaire.hamming import hamming_claims as reducer_claims
+
+    yield from reducer_claims()
