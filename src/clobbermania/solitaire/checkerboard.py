@@ -67,6 +67,10 @@ END_CELLS = 4
 ROTATION_END_CELLS = 6
 #: How many ways of handing the even block's stones down the odd sweep may try.
 ODD_HANDOFFS = 24
+#: States per cell a sweep may visit before the next way of handing down is tried.
+ODD_BUDGET = 60
+#: Cells after which a straight stretch of the odd sweep repeats (two rows or columns of 3).
+ODD_PERIOD = 6
 
 _DATA = Path(__file__).with_name("data") / "checkerboard_gadgets.json"
 
@@ -126,7 +130,6 @@ class _GadgetTable:
 
 
 _TABLE = _GadgetTable()
-_STATS = {"hits": 0}
 
 
 def gadget_table() -> dict[str, dict[str, list]]:
@@ -350,7 +353,6 @@ def _carry_plans(half: _Half, near, end_cells: int = 0) -> list[tuple[frozenset,
         key = (kind, rel_in)
         if not last and key in cache:
             rel_out, rel_back = cache[key]
-            _STATS["hits"] += 1
         else:
             states: dict[int, dict] = {}
             out: dict = {}
@@ -513,7 +515,8 @@ def _symmetric(half: _Half, image, near, due: int, goal_rows, target: int,
                end_cells: int = 0):
     """Reduce a half and its image with paired moves (idea 2), then finish with an
     endgame: to ``target`` stones, or handing on to the rows below ``goal_rows``.
-    Yields the candidates (moves, stones left, colour due after)."""
+    Yields the candidates (moves, stones left, colour due after); ``moves()`` writes
+    the moves out."""
     if _TABLE.search_missing:  # build time: the endgame of every way a half can end
         for residue in _all_end_residues(half, near, end_cells):
             stones = tuple(sorted(set(residue) | {(image(*cell), _other(col))
@@ -528,26 +531,48 @@ def _symmetric(half: _Half, image, near, due: int, goal_rows, target: int,
                 continue
             if goal_rows and len(left) > 3:
                 continue
-            yield (np.concatenate([_paired_sequence(half_moves(), image, due),
-                                   _as_array(end_moves)]), left, due_after)
+            def moves(half_moves=half_moves, end_moves=end_moves):
+                return np.concatenate([_paired_sequence(half_moves(), image, due),
+                                       _as_array(end_moves)])
+
+            yield moves, left, due_after
 
 
 # -- the odd part (both sides odd) ----------------------------------------------------------
 
-def _odd_sweep(order: list[Cell], start: dict, due: int, target: int):
+def _odd_sweep(order: list[Cell], start: dict, due: int, target: int,
+               budget: int | None = None):
     """Alternating sweep of the cells ``order`` (with colours ``start``) down to ``target``
     stones. A state is (cells swept k, contents of the window of the last ODD_WINDOW cells,
     colour due); a move may touch the window and the next few cells, and no stone may
-    leave the window. Depth-first over these states, moves that sweep further first,
-    each state visited once: linear in the length of the order when the sweep does not
-    dead-end, and never worse than the number of states. Returns the moves or None."""
+    leave the window.
+
+    Depth-first over these states, each visited once. Where the order runs straight (the
+    cells ``PERIOD`` further on are the same shape, translated, with the same colours),
+    the search looks for a *pump*: a state met again ``PERIOD`` cells later on its own
+    path. The moves between are then repeated along the straight stretch at once, so the
+    search itself only works near the corner, the handed-down stones and the ends: the
+    time is linear in the length of the order (the moves written) plus a constant.
+    With ``budget``, give up after budget * len(order) states. Returns the moves or None.
+    """
     pos = {cell: i for i, cell in enumerate(order)}
     start_colour = [start[cell] for cell in order]
     nbrs = []
     for r, c in order:
         nbrs.append([pos[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
                      if (r + dr, c + dc) in pos])
-    n_cells, w, look = len(order), ODD_WINDOW, 4
+    n_cells, w, look, period = len(order), ODD_WINDOW, 4, ODD_PERIOD
+    # straight[k]: the neighbourhood of cell k looks the same PERIOD cells on
+    straight = [False] * n_cells
+    for k in range(n_cells - period):
+        (r0, c0), (r1, c1) = order[k], order[k + period]
+        straight[k] = (start_colour[k] == start_colour[k + period]
+                       and [x - k for x in nbrs[k]] == [x - k - period for x in nbrs[k + period]]
+                       and (r1 - r0, c1 - c0) == _step(order, k, period))
+    run_end = [0] * (n_cells + 1)  # run_end[k]: first j >= k that is not straight
+    run_end[n_cells] = n_cells
+    for k in range(n_cells - 1, -1, -1):
+        run_end[k] = run_end[k + 1] if straight[k] else k
 
     def successors(k, state):
         window, mover = state
@@ -568,22 +593,26 @@ def _odd_sweep(order: list[Cell], start: dict, due: int, target: int):
                 new[d], new[s] = mover, EMPTY
                 child = (tuple(new.get(i, EMPTY) for i in range(k2 - w, k2)),
                          BLACK + WHITE - mover)
-                out.append((k2, child, (order[s], order[d])))
+                out.append((k2, child, (s, d)))
         out.sort(key=lambda t: (-sum(1 for x in t[1][0] if x), t[0]))
         return out
 
     root = (0, ((EMPTY,) * w, due))
     seen = {root}
-    stack = [(root, successors(*root))]
+    stack = [(root, successors(*root), 0)]  # node, untried successors, moves it added
     path: list = []
+    on_path: dict = {root: 0}  # node -> index in path after reaching it
+    limit = None if budget is None else budget * max(n_cells, 400)
     while stack:
-        (k, state), succ = stack[-1]
+        if limit is not None and len(seen) > limit:
+            return None
+        (k, state), succ, _ = stack[-1]
         if k == n_cells and sum(1 for x in state[0] if x) == target:
-            return path
+            return [(order[s], order[d]) for s, d in path]
         if not succ:
-            stack.pop()
-            if path:
-                path.pop()
+            node, _, added = stack.pop()
+            on_path.pop(node, None)
+            del path[len(path) - added:]
             continue
         k2, child, move = succ.pop()
         node = (k2, child)
@@ -591,8 +620,32 @@ def _odd_sweep(order: list[Cell], start: dict, due: int, target: int):
             continue
         seen.add(node)
         path.append(move)
-        stack.append((node, successors(k2, child)))
+        added = 1
+        for span in (period, 2 * period, 3 * period):
+            back = (k2 - span, child)
+            if back not in on_path or k2 - span - w < 0:
+                continue
+            # a pump: repeat it while the order stays straight ahead
+            lo = k2 - span - w
+            reps = (run_end[lo] - (k2 + look) - 1) // span
+            if reps > 0:
+                segment = path[on_path[back]:]
+                for t in range(1, reps + 1):
+                    path.extend((a + t * span, b + t * span) for a, b in segment)
+                added += reps * len(segment)
+                node = (k2 + reps * span, child)
+                seen.add(node)
+            break
+        on_path[node] = len(path)
+        stack.append((node, successors(*node), added))
     return None
+
+
+def _step(order: list[Cell], k: int, period: int) -> tuple[int, int]:
+    """The translation taking the cells before k to the cells PERIOD further on (the
+    window's shape must repeat, not only the cell k)."""
+    (r0, c0), (r1, c1) = order[max(0, k - ODD_WINDOW)], order[max(0, k - ODD_WINDOW) + period]
+    return (r1 - r0, c1 - c0)
 
 
 # -- the whole board ------------------------------------------------------------------------
@@ -697,7 +750,7 @@ def _plan_even(n: int, m: int, first: int, target: int):
     for half in halves:
         for moves, _, _ in _symmetric(half, image, lambda cell: cell[1] in near_cols, first,
                                       None, target, ROTATION_END_CELLS if m % 2 else 0):
-            return moves
+            return moves()
     return None
 
 
@@ -720,19 +773,63 @@ def _plan_odd(n: int, m: int, first: int, target: int):
         return (r, e_cols - 1 - c)
 
     near_cols = range(k - 2, k)
-    tried = 0
+    candidates = []
     for part, left, due in _symmetric(half, image, lambda cell: cell[1] in near_cols, first,
                                       frozenset({e_rows - 2, e_rows - 1}), 0):
-        tail = _odd_l_sweep(n, m, dict(left), due, target)
-        if tail is not None:
-            return np.concatenate([part, _as_array(tail)])
-        tried += 1
-        if tried >= ODD_HANDOFFS:
+        if _counts_allow(n, m, left, due, target):
+            candidates.append((part, left, due))
+        if len(candidates) >= ODD_HANDOFFS:
             break
+    # fewest stones handed down first; and a sweep that cannot succeed explores all its
+    # states, so each first runs on a budget
+    candidates.sort(key=lambda cand: (len(cand[1]), _pieces(cand[1])))
+    for budget in (ODD_BUDGET, None):
+        for part, left, due in candidates:
+            tail = _odd_l_sweep(n, m, dict(left), due, target, budget)
+            if tail is not None:
+                return np.concatenate([part(), _as_array(tail)])
     return None
 
 
-def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int):
+def _pieces(stones) -> int:
+    """Connected pieces of a few stones (handing down one piece works best)."""
+    cells = {cell for cell, _ in stones}
+    pieces = 0
+    while cells:
+        pieces += 1
+        todo = [cells.pop()]
+        while todo:
+            r, c = todo.pop()
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb in cells:
+                    cells.remove(nb)
+                    todo.append(nb)
+    return pieces
+
+
+def _counts_allow(n: int, m: int, hanging, due: int, target: int) -> bool:
+    """The counting argument on the L and the handed-down stones: with colours
+    alternating from ``due``, each black move removes a white stone and each white move
+    a black one, and the colour moving last keeps a stone."""
+    cells = 3 * (n - 3) + 3 * m
+    black = sum(1 for r in range(n) for c in range(m) if (r + c) % 2 == 0
+                and (c >= m - 3 or r >= n - 3))
+    white = cells - black
+    black += sum(1 for _, col in hanging if col == BLACK)
+    white += sum(1 for _, col in hanging if col == WHITE)
+    moves = black + white - target
+    if moves <= 0:
+        return moves == 0
+    by_due, by_other = (moves + 1) // 2, moves // 2
+    black_moves, white_moves = (by_due, by_other) if due == BLACK else (by_other, by_due)
+    black_left, white_left = black - white_moves, white - black_moves
+    last = due if moves % 2 == 1 else _other(due)
+    return black_left >= 0 and white_left >= 0 and (
+        black_left if last == BLACK else white_left) >= 1
+
+
+def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int,
+                 budget: int | None = None):
     """The L of :func:`_plan_odd`: the right band row by row, then the bottom band column
     by column from the right, the handed-down stones just before their column."""
     order: list[Cell] = []
@@ -742,7 +839,7 @@ def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int):
         order += sorted(cell for cell in hanging if cell[1] == c)
         order += [(n - 3, c), (n - 2, c), (n - 1, c)]
     start = {cell: hanging.get(cell) or _colour(*cell) for cell in order}
-    return _odd_sweep(order, start, due, target)
+    return _odd_sweep(order, start, due, target, budget)
 
 
 # -- building the table ---------------------------------------------------------------------
