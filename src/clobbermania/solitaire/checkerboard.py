@@ -4,36 +4,44 @@ Theorem 5 says that the n x m checkerboard (n, m >= 2) reduces to one stone, or 
 when 3 divides nm (fewer is ruled out by the delta invariant). Under alternation the
 first colour also matters: on an odd board the colour with more stones cannot move first
 and still reach one stone (counting argument, :func:`optimum_stones`). The paper's own
-sweep is only sketched, so this module uses its own scheme, in four ideas:
+sweep is only sketched, so this module uses its own scheme, built on one observation:
 
-1. **Strips.** The board (transposed when that avoids an odd strip) is cut into strips of
-   two rows, the last of three rows when both sides are odd. Strips are reduced top to
-   bottom; each leaves one or two stones on its bottom row next to the strip's centre,
-   which the next strip takes in (they *hang* over it).
-2. **Symmetry makes alternation free.** A two-row strip has a colour-swapping symmetry
-   ``s``: the left-right mirror when m is even, the half turn when m is odd. Cut it into a
-   half ``L`` and its image ``s(L)``. Any SC2 sequence on ``L`` (no alternation) together
-   with its image on ``s(L)`` can be ordered into an *alternating* sequence: a move and its
-   image have opposite colours, so each pair is played in whichever order the colour due
-   asks for, and after the pair the same colour is due again.
-3. **Carry sweep of a half.** ``L`` is eaten in column order by one *carry* stone: a
-   *gadget* takes the carry and the next few cells to a single stone again (SC2 moves,
-   found once by search over at most seven stones and stored, :func:`gadget_table`). By
-   the SC2 invariant on bipartite graphs (a stone is *even* on its own checkerboard colour;
-   every move turns two stones of equal parity into one of the other, so
-   #even - #odd mod 3 never changes) a single carry exists exactly when the eaten area
-   is not 0 mod 3; a dynamic programme over (cells eaten, carry square) chains gadgets,
-   and the last gadget may leave two stones. The plan of a half is computed once per
-   board, in time linear in m.
-4. **Endgames and the odd strip.** The two half-residues, plus the stones hanging from the
-   strip above, are finished with alternating moves by a stored endgame (at most six
-   stones). When both sides are odd the last strip has three rows and no colour-swapping
-   symmetry; it is swept left to right with alternating moves by a dynamic programme over
-   a window of the last six cells (it takes in the hanging stones on the way).
+**Symmetry makes alternation free.** Suppose the board has a symmetry ``s`` that swaps
+the colours (the left-right mirror when the number of columns is even, the half turn of a
+two-row board of odd length). Cut the board into a half ``L`` and its image ``s(L)``. Any
+SC2 sequence on ``L`` (no alternation at all) together with its image on ``s(L)`` can be
+ordered into an *alternating* sequence: a move and its image have opposite colours, so
+each pair is played in whichever order the colour due asks for, and after the pair the
+same colour is due again (:func:`_paired_sequence`).
 
-Everything is linear in nm: one half plan per board, one endgame per distinct strip
-state, and the moves written out strip by strip. :func:`reduce_checkerboard` replays
-nothing itself; callers check the answer with :func:`clobbermania.solitaire.replay`.
+1. **Even boards** (nm even; transposed so that the mirror exists and the halves are at
+   least two columns wide). The half is swept by one *carry* stone along bands of two rows
+   (one of three when the number of rows is odd, or one band of two or three columns),
+   the last band running into the centre line. A *carry gadget* takes the carry and the
+   next one to six cells of the sweep to a single stone again, with SC2 moves. By the SC2
+   invariant of bipartite graphs (a stone is *even* on its own checkerboard colour; each
+   move turns two stones of equal parity into one of the other, so #even - #odd mod 3
+   never changes) a single carry exists exactly when the eaten area is not 0 mod 3. A
+   dynamic programme over (cells eaten, carry square) chains gadgets; bands of one kind
+   repeat, so it is cached band by band and costs time linear in the number of bands plus
+   a few band lengths. The half stops one or two columns short of the centre, and the
+   two half-residues are finished with alternating moves by a stored *endgame*.
+2. **Odd boards** (both sides odd; transposed so that m >= n). The top-left
+   (n-3) x (m-3) block is even both ways: it is reduced as in 1, except that its endgame
+   hands one to three stones down onto its bottom rows. The rest, an L three cells thick
+   (the three right columns, then the three bottom rows), is swept with alternating moves
+   by a depth-first search over (cells swept, contents of a window of the last nine
+   cells, colour due) that takes in the handed-down stones on the way; on straight
+   stretches it finds a *pump* (a state that recurs six cells later on its own path) and
+   repeats it, so its work does not grow with the board.
+
+The carry gadgets and the endgames are found once by breadth-first search over at most
+seven and fourteen stones (:func:`build_gadget_table`, run as
+``python -m clobbermania.solitaire.checkerboard``) and stored in
+``data/checkerboard_gadgets.json``; at run time only that table is read (a missing entry
+is an error, never a search). Every answer is linear in nm: a 1000 x 1000 board is
+planned in about two seconds. :func:`reduce_checkerboard` replays nothing itself; callers
+check the answer with :func:`clobbermania.solitaire.replay` (the CLI and the tests do).
 
 >>> from clobbermania.stones import Position, BLACK, WHITE
 >>> from clobbermania.solitaire import replay
