@@ -70,13 +70,15 @@ GADGET_CELLS = 6
 CARRY_LAG = 4
 #: Window of the odd-strip sweep (cells of the sweep order that may still hold stones).
 ODD_WINDOW = 9
+ODD_NARROW = 6
 #: A half may stop this many cells before its end and leave them to the endgame.
 END_CELLS = 4
 ROTATION_END_CELLS = 6
 #: How many ways of handing the even block's stones down the odd sweep may try.
 ODD_HANDOFFS = 24
-#: States per cell a sweep may visit before the next way of handing down is tried.
-ODD_BUDGET = 60
+#: States per cell (of at least 400 cells) a sweep may visit before the next way of
+#: handing down is tried; each round raises the budget, the last has none.
+ODD_BUDGETS = (30, None)
 #: Cells after which a straight stretch of the odd sweep repeats (two rows or columns of 3).
 ODD_PERIOD = 6
 
@@ -581,31 +583,48 @@ def _odd_sweep(order: list[Cell], start: dict, due: int, target: int,
     run_end[n_cells] = n_cells
     for k in range(n_cells - 1, -1, -1):
         run_end[k] = run_end[k + 1] if straight[k] else k
+    # the window is ODD_WINDOW cells near corners, handed-down stones and the ends, and
+    # only ODD_NARROW cells on straight stretches, where that is enough and far cheaper
+    width = [ODD_NARROW] * (n_cells + 1)
+    for k in range(n_cells + 1):
+        if k < 2 * w or k > n_cells - 2 * w or not straight[k]:
+            for j in range(max(0, k - 2 * w), min(n_cells, k + 2 * w) + 1):
+                width[j] = w
+
+    padded = start_colour + [EMPTY] * look
+    rel_nbrs = [[d - i for d in nb] for i, nb in enumerate(nbrs)]
+    other = BLACK + WHITE
 
     def successors(k, state):
         window, mover = state
-        cells = {k - w + j: window[j] for j in range(w) if k - w + j >= 0}
-        for i in range(k, min(n_cells, k + look)):
-            cells[i] = start_colour[i]
+        base = k - len(window)  # arr[j] is cell base + j: the window, then `look` cells
+        arr = list(window) + padded[k:k + look]
+        size = len(arr)
         out = []
-        for s, col in cells.items():
-            if col != mover:
+        for s_rel in range(size):
+            if arr[s_rel] != mover:
                 continue
-            for d in nbrs[s]:
-                if cells.get(d) != BLACK + WHITE - mover:
+            s_abs = base + s_rel
+            if s_abs < 0 or s_abs >= n_cells:
+                continue
+            for off in rel_nbrs[s_abs]:
+                d_rel = s_rel + off
+                if not 0 <= d_rel < size or arr[d_rel] != other - mover:
                     continue
-                k2 = max(k, s + 1, d + 1)
-                if any(cells.get(i, EMPTY) for i in range(k - w, k2 - w) if i != s):
+                k2 = max(k, s_abs + 1, s_abs + off + 1)
+                lo = k2 - width[k2] - base  # the new window is arr[lo:k2 - base]
+                new = arr[:]
+                new[d_rel], new[s_rel] = mover, EMPTY
+                if lo > 0 and any(new[:lo]):
                     continue  # a stone would fall out of the window
-                new = dict(cells)
-                new[d], new[s] = mover, EMPTY
-                child = (tuple(new.get(i, EMPTY) for i in range(k2 - w, k2)),
-                         BLACK + WHITE - mover)
-                out.append((k2, child, (s, d)))
+                win = new[max(lo, 0):k2 - base]
+                if lo < 0:
+                    win = [EMPTY] * -lo + win
+                out.append((k2, (tuple(win), other - mover), (s_abs, s_abs + off)))
         out.sort(key=lambda t: (-sum(1 for x in t[1][0] if x), t[0]))
         return out
 
-    root = (0, ((EMPTY,) * w, due))
+    root = (0, ((EMPTY,) * width[0], due))
     seen = {root}
     stack = [(root, successors(*root), 0)]  # node, untried successors, moves it added
     path: list = []
@@ -791,7 +810,7 @@ def _plan_odd(n: int, m: int, first: int, target: int):
     # fewest stones handed down first; and a sweep that cannot succeed explores all its
     # states, so each first runs on a budget
     candidates.sort(key=lambda cand: (len(cand[1]), _pieces(cand[1])))
-    for budget in (ODD_BUDGET, None):
+    for budget in ODD_BUDGETS:
         for part, left, due in candidates:
             tail = _odd_l_sweep(n, m, dict(left), due, target, budget)
             if tail is not None:
