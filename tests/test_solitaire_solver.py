@@ -286,8 +286,10 @@ def test_node_limit():
 
 
 def test_more_than_64_squares_unsupported():
+    cells = bytearray(Position.checkerboard(8, 9).cells)
+    cells[5] = 3 - cells[5]  # no longer a checkerboard: no theorem applies
     with pytest.raises(UnsupportedError, match="64"):
-        solve(Position.checkerboard(8, 9))
+        solve(Position(Board.grid(8, 9), bytes(cells)))
     with pytest.raises(UnsupportedError):
         solve(Position.from_string("x" + "." * 64))
     with pytest.raises(UnsupportedError):
@@ -362,3 +364,16 @@ def test_node_limits_give_sound_bounds_under_sc2(node_limit):
         r = solve(p, free=True, node_limit=node_limit)
         check_witness(p, r, free=True, first=None)
         assert r.lower_bound <= brute(p.board).value(tuple(p.cells), 0) <= r.stones_left
+
+
+def test_big_checkerboards_by_theorem_5():
+    """Beyond 64 squares a full checkerboard is answered by Theorem 5, constructively."""
+    r = solve(Position.checkerboard(8, 9), first=WHITE)
+    assert (r.stones_left, r.exact) == (2, True) and r.proof.startswith("Theorem 5")
+    check_witness(Position.checkerboard(8, 9), r, free=False, first=WHITE)
+    assert solve(Position.checkerboard(9, 11).swap_colors()).stones_left == 2  # 3 | 99
+    # white corners: white is the majority, so the solver lets black (the minority) start
+    r = solve(Position.checkerboard(7, 11).swap_colors())
+    assert (r.stones_left, r.first) == (1, BLACK)
+    check_witness(Position.checkerboard(7, 11).swap_colors(), r, free=False, first=BLACK)
+    assert solve(Position.checkerboard(7, 11).swap_colors(), first=WHITE).stones_left == 2

@@ -36,6 +36,7 @@ from . import _kernels as K
 from .rules import replay
 from .theory import (
     component_lower_bound,
+    is_checkerboard_rectangle,
     is_checkerboard_row,
     one_d_value,
     theorem_lower_bound,
@@ -280,6 +281,8 @@ def _dispatch(position, free, first, time_limit, node_limit, use_theorems, tt_bi
     board = position.board
     if free and algorithm == "auto":
         shape = _path_or_cycle(board)
+        if shape == "path":  # a path is a tree: the tree algorithm is linear on it
+            return _solve_tree(position)
         if shape is not None:
             return _solve_path_like(position, shape)
         if not board.is_grid and _is_forest(board):
@@ -287,6 +290,9 @@ def _dispatch(position, free, first, time_limit, node_limit, use_theorems, tt_bi
     if not free and use_theorems and algorithm == "auto" and board.n > MAX_SQUARES \
             and is_checkerboard_row(position):
         return _solve_row_by_theorem(position, first)
+    if not free and use_theorems and algorithm == "auto" and board.n > MAX_SQUARES \
+            and is_checkerboard_rectangle(position):
+        return _solve_checkerboard_by_theorem(position, first)
     if board.n > MAX_SQUARES:
         raise UnsupportedError(f"the exact solver handles boards of up to {MAX_SQUARES} "
                                f"squares; this one has {board.n}")
@@ -370,6 +376,32 @@ def _solve_row_by_theorem(position: Position, first: int | None) -> SolitaireRes
     result = SolitaireResult(position, False, mover, value, value, True, tuple(raw), proof, 0,
                              time.perf_counter() - t0, {"algorithm": "Theorem 1 construction"})
     return result
+
+
+def _solve_checkerboard_by_theorem(position: Position, first: int | None) -> SolitaireResult:
+    """A full checkerboard rectangle beyond the search's reach: Theorem 5, written out by
+    :func:`.checkerboard.reduce_checkerboard` (which plays the colouring with black on
+    a1; on the swapped one, the same moves with the colours swapped)."""
+    from .checkerboard import optimum_stones, reduce_checkerboard
+
+    t0 = time.perf_counter()
+    rows, cols = position.board.rows, position.board.cols
+    swapped = position.cells[0] == WHITE
+
+    def standard(colour: int) -> int:  # the first colour on the black-on-a1 board
+        return BLACK + WHITE - colour if swapped else colour
+
+    if first is None:  # the solver may choose: the colour with the smaller optimum
+        first = min((BLACK, WHITE), key=lambda c: (optimum_stones(rows, cols, standard(c)), c))
+    value = optimum_stones(rows, cols, standard(first))
+    moves = tuple(reduce_checkerboard(rows, cols, standard(first)))
+    why = ("3 divides rows x cols: the delta invariant keeps 2" if rows * cols % 3 == 0 else
+           "the majority colour moves first on an odd board: counting keeps 2"
+           if value == 2 else "one stone is the least possible")
+    proof = (f"Theorem 5: the {rows}x{cols} checkerboard reduces to {value} stones and no "
+             f"fewer ({why}); witness by our construction (solitaire/checkerboard.py)")
+    return SolitaireResult(position, False, first, value, value, True, moves, proof, 0,
+                           time.perf_counter() - t0, {"algorithm": "Theorem 5 construction"})
 
 
 def _lower_bound(position: Position, free: bool, side: int | None,
