@@ -35,9 +35,9 @@ def solitaire() -> None:
 @click.option("--first", type=FIRST_CHOICE, default="any", show_default=True,
               help="Colour of the first move under alternation; 'any' lets the solver choose.")
 @click.option("--graph", "graph", metavar="SPEC",
-              help="Play on a graph: grid:RxC path:n cycle:n complete:n hamming:a,b,... "
-                   "hypercube:d or an edge-list file; BOARD gives vertex colours in vertex "
-                   "order.")
+              help="Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
+                   "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
+                   "colours in vertex order.")
 @click.option("--time-limit", type=float, metavar="S",
               help="Stop after S seconds and report bounds (exact: false).")
 @click.option("--node-limit", type=int, metavar="N", help="Stop after about N search nodes.")
