@@ -76,9 +76,9 @@ END_CELLS = 4
 ROTATION_END_CELLS = 6
 #: How many ways of handing the even block's stones down the odd sweep may try.
 ODD_HANDOFFS = 24
-#: States per cell (of at least 400 cells) a sweep may visit before the next way of
-#: handing down is tried; each round raises the budget, the last has none.
-ODD_BUDGETS = (30, None)
+#: States per cell (of at least 400 cells) a narrow-window sweep may visit before the
+#: next way of handing down is tried; the wide-window round after it has no budget.
+ODD_BUDGET = 30
 #: Cells after which a straight stretch of the odd sweep repeats (two rows or columns of 3).
 ODD_PERIOD = 6
 
@@ -551,7 +551,7 @@ def _symmetric(half: _Half, image, near, due: int, goal_rows, target: int,
 # -- the odd part (both sides odd) ----------------------------------------------------------
 
 def _odd_sweep(order: list[Cell], start: dict, due: int, target: int,
-               budget: int | None = None):
+               budget: int | None = None, narrow: int = ODD_NARROW):
     """Alternating sweep of the cells ``order`` (with colours ``start``) down to ``target``
     stones. A state is (cells swept k, contents of the window of the last ODD_WINDOW cells,
     colour due); a move may touch the window and the next few cells, and no stone may
@@ -584,8 +584,8 @@ def _odd_sweep(order: list[Cell], start: dict, due: int, target: int,
     for k in range(n_cells - 1, -1, -1):
         run_end[k] = run_end[k + 1] if straight[k] else k
     # the window is ODD_WINDOW cells near corners, handed-down stones and the ends, and
-    # only ODD_NARROW cells on straight stretches, where that is enough and far cheaper
-    width = [ODD_NARROW] * (n_cells + 1)
+    # only `narrow` cells on straight stretches, where that is mostly enough and far cheaper
+    width = [narrow] * (n_cells + 1)
     for k in range(n_cells + 1):
         if k < 2 * w or k > n_cells - 2 * w or not straight[k]:
             for j in range(max(0, k - 2 * w), min(n_cells, k + 2 * w) + 1):
@@ -810,9 +810,12 @@ def _plan_odd(n: int, m: int, first: int, target: int):
     # fewest stones handed down first; and a sweep that cannot succeed explores all its
     # states, so each first runs on a budget
     candidates.sort(key=lambda cand: (len(cand[1]), _pieces(cand[1])))
-    for budget in ODD_BUDGETS:
+    # rounds: the narrow window on straight stretches with a budget, then the wide window
+    # everywhere with none (slower, but it finds sweeps the narrow window misses)
+    rounds = [(ODD_BUDGET, ODD_NARROW), (None, ODD_WINDOW)]
+    for budget, narrow in rounds:
         for part, left, due in candidates:
-            tail = _odd_l_sweep(n, m, dict(left), due, target, budget)
+            tail = _odd_l_sweep(n, m, dict(left), due, target, budget, narrow)
             if tail is not None:
                 return np.concatenate([part(), _as_array(tail)])
     return None
@@ -856,7 +859,7 @@ def _counts_allow(n: int, m: int, hanging, due: int, target: int) -> bool:
 
 
 def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int,
-                 budget: int | None = None):
+                 budget: int | None = None, narrow: int = ODD_NARROW):
     """The L of :func:`_plan_odd`: the right band row by row, then the bottom band column
     by column from the right, the handed-down stones just before their column."""
     order: list[Cell] = []
@@ -866,7 +869,7 @@ def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int,
         order += sorted(cell for cell in hanging if cell[1] == c)
         order += [(n - 3, c), (n - 2, c), (n - 1, c)]
     start = {cell: hanging.get(cell) or _colour(*cell) for cell in order}
-    return _odd_sweep(order, start, due, target, budget)
+    return _odd_sweep(order, start, due, target, budget, narrow)
 
 
 # -- building the table ---------------------------------------------------------------------
