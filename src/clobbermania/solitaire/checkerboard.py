@@ -701,6 +701,9 @@ def reduce_checkerboard(rows: int, cols: int, first: int = BLACK) -> list[Move]:
         return reduce_row(rows * cols, first)  # square i is the i-th of the line either way
     _TABLE.load()
     target = optimum_stones(rows, cols, first)
+    split = _majority_first_split(rows, cols, first)
+    if split is not None:
+        return split
     transpose = _transposed(rows, cols)
     cells = None
     # both sides even: either side may carry the mirror; try the preferred one first
@@ -720,6 +723,37 @@ def reduce_checkerboard(rows: int, cols: int, first: int = BLACK) -> list[Move]:
     dst = (r2 * cols + c2).tolist()
     # Move is a named tuple: tuple.__new__ skips its Python-level constructor
     return list(map(partial(tuple.__new__, Move), zip(src, dst, strict=True)))
+
+
+def _majority_first_split(rows: int, cols: int, first: int) -> list[Move] | None:
+    """Black (the majority) first on an odd board: two stones is the optimum, so cut off
+    two or four columns (or rows) A, even, and reduce A to one stone black first; its
+    nm - 1 moves are odd in number, so white is then due on the odd rest B, which white
+    first reduces to one stone. Both need 3 not dividing their areas; None when no cut
+    works (then the general odd plan applies)."""
+    if first != BLACK or rows * cols % 2 == 0 or min(rows, cols) < 3:
+        return None
+    for cut_cols in (True, False):
+        along, across = (cols, rows) if cut_cols else (rows, cols)
+        if across % 3 == 0:
+            continue
+        a = 2 if (along - 2) % 3 else 4
+        if along - a < 3:
+            continue
+        if cut_cols:
+            part = reduce_checkerboard(rows, a, BLACK)
+            rest = reduce_checkerboard(rows, cols - a, WHITE)
+            w = cols - a
+            moves = [Move(m.src // a * cols + m.src % a, m.dst // a * cols + m.dst % a)
+                     for m in part]
+            moves += [Move(m.src // w * cols + m.src % w + a, m.dst // w * cols + m.dst % w + a)
+                      for m in rest]
+        else:
+            part = reduce_checkerboard(a, cols, BLACK)
+            rest = reduce_checkerboard(rows - a, cols, WHITE)
+            moves = list(part) + [Move(m.src + a * cols, m.dst + a * cols) for m in rest]
+        return moves
+    return None
 
 
 def _transposed(rows: int, cols: int) -> bool:
