@@ -26,7 +26,11 @@ same colour is due again (:func:`_paired_sequence`).
    repeat, so it is cached band by band and costs time linear in the number of bands plus
    a few band lengths. The half stops one or two columns short of the centre, and the
    two half-residues are finished with alternating moves by a stored *endgame*.
-2. **Odd boards** (both sides odd; transposed so that m >= n). The top-left
+2. **Odd boards** (both sides odd). When black, the majority, moves first, two stones is
+   the optimum and the board is simply cut (:func:`_majority_first_split`): an even strip
+   of two or four columns (or rows) goes first, black first, to one stone; its moves are
+   odd in number, so white is due on the odd rest, which goes to one stone white first.
+   Otherwise (white first, or 3 divides both sides), transposed so that m >= n: the top-left
    (n-3) x (m-3) block is even both ways: it is reduced as in 1, except that its endgame
    hands one to three stones down onto its bottom rows. The rest, an L three cells thick
    (the three right columns, then the three bottom rows), is swept with alternating moves
@@ -38,8 +42,9 @@ same colour is due again (:func:`_paired_sequence`).
 The carry gadgets and the endgames are found once by breadth-first search over at most
 seven and fourteen stones (:func:`build_gadget_table`, run as
 ``python -m clobbermania.solitaire.checkerboard``) and stored in
-``data/checkerboard_gadgets.json``; at run time only that table is read (a missing entry
-is an error, never a search). Every answer is linear in nm: a 1000 x 1000 board is
+``data/checkerboard_gadgets.json``; at run time the even parts only read that table (a
+missing entry is an error, never a search). The odd L of 2 is the one place that still
+searches at run time: a search over a window automaton, bounded per region, not a table. Every answer is linear in nm: a 1000 x 1000 board is
 planned in about two seconds. :func:`reduce_checkerboard` replays nothing itself; callers
 check the answer with :func:`clobbermania.solitaire.replay` (the CLI and the tests do).
 
