@@ -44,8 +44,9 @@ seven and fourteen stones (:func:`build_gadget_table`, run as
 ``python -m clobbermania.solitaire.checkerboard``) and stored in
 ``data/checkerboard_gadgets.json``; at run time the even parts only read that table (a
 missing entry is an error, never a search). The odd L of 2 is the one place that still
-searches at run time: a search over a window automaton, bounded per region, not a table. Every answer is linear in nm: a 1000 x 1000 board is
-planned in about two seconds. :func:`reduce_checkerboard` replays nothing itself; callers
+searches at run time: a search over a window automaton, bounded per region, not a
+table. Every answer is linear in nm: a 1000 x 1000 board is planned in about two
+seconds. :func:`reduce_checkerboard` replays nothing itself; callers
 check the answer with :func:`clobbermania.solitaire.replay` (the CLI and the tests do).
 
 >>> from clobbermania.stones import Position, BLACK, WHITE
