@@ -8,10 +8,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from brute_force import BruteForce
+from cli_runner import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clobbermania.cli import main
 from clobbermania.errors import UnsupportedError
 from clobbermania.solitaire import checkerboard as cb
 from clobbermania.solitaire import replay
@@ -140,11 +140,6 @@ def test_bad_arguments():
         reduce_checkerboard(3, 3, first=7)
 
 
-def run_cli(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_cli_reduce_json(capsys):

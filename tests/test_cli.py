@@ -6,16 +6,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+from cli_runner import run_cli as run
 
-from clobbermania.cli import main
 from clobbermania.solitaire.theory import one_d_value
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def run_json(capsys, *args):

@@ -13,8 +13,8 @@ from itertools import pairwise
 
 import pytest
 from brute_force import BruteForce
+from cli_runner import run_cli as run
 
-from clobbermania.cli import main
 from clobbermania.errors import BoardError, ClobbermaniaError, NotationError
 from clobbermania.solitaire.hardness import (
     check_circuit,
@@ -345,11 +345,6 @@ def test_large_graph_witness_replays():
 # -- the command line ---------------------------------------------------------------------------
 
 
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_cli_json_with_circuit(capsys):

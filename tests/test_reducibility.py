@@ -14,8 +14,8 @@ import random
 
 import pytest
 from brute_force import BruteForce
+from cli_runner import run_cli as run
 
-from clobbermania.cli import main
 from clobbermania.errors import BoardError, NotationError, UnsupportedError
 from clobbermania.graphs import complete, cycle, hamming, hypercube, path
 from clobbermania.reproduce import REGISTRY, run_claims
@@ -332,11 +332,6 @@ def test_vacuous_and_tiny_graphs():
 
 # -- command line and reproduce -----------------------------------------------------------------
 
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_cli_check_json_and_text(capsys):
