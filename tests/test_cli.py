@@ -111,7 +111,8 @@ def test_reproduce_solitaire_json(capsys):
     d = run_json(capsys, "reproduce", "solitaire")
     names = [c["name"] for c in d["claims"]]
     assert sum(n.startswith("Table 1") for n in names) == 24
-    assert sum(n.startswith("Theorem 5") for n in names) == 25
+    assert sum(n.startswith("Theorem 5: ") for n in names) == 25
+    assert sum(n.startswith("Theorem 5 constructively") for n in names) == 8
     assert all(c["pass"] for c in d["claims"]) and d["failed"] == 0
 
 
