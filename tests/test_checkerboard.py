@@ -48,7 +48,9 @@ def test_every_size_up_to_40_both_colours():
     assert failures == []
 
 
-@settings(max_examples=6, deadline=None)
+# derandomized: the same pseudo-random sizes on every run, so CI is reproducible (a wider
+# random search of sizes up to 300 x 300 is a benchmark, not a test)
+@settings(max_examples=8, deadline=None, derandomize=True)
 @given(st.integers(2, 200), st.integers(2, 200), st.sampled_from([BLACK, WHITE]))
 def test_random_sizes_up_to_200(rows, cols, first):
     check(rows, cols, first)
