@@ -2,11 +2,13 @@
 
     python benchmarks/constructions.py            # all three parts
     python benchmarks/constructions.py --quick    # smaller boards, one repeat
+    python benchmarks/constructions.py --random 300   # more random sizes
 
 1. ``reduce_checkerboard`` on n x n checkerboards (250, 500, 1000; odd sides too), both
    first colours, construction + reference replay, median of ``--repeat`` runs, and the
    time per square (linear growth means a flat column).
 2. The Hamming reducer on random colourings of K10 x K10, K3^4, K5 x K5 x K4 and Q10.
+   Then random sizes up to 300 x 300 (``--random``), every one replayed to the optimum.
 3. The strong-reducibility checker on Q4 (all 2^16 colourings x 16 vertices x 2 colours).
 """
 
@@ -50,6 +52,23 @@ def checkerboards(sides: list[int], repeat: int) -> None:
                   f"{left:>5} {b:>9.2f} {c:>9.2f} {b + c:>8.2f} {1e6 * (b + c) / n / n:>10.2f}")
 
 
+def random_sizes(count: int, seed: int = 2026) -> None:
+    """Random boards up to 300 x 300, either first colour: all must reach the optimum."""
+    print(f"\n## {count} random checkerboards up to 300x300 (seed {seed}), replayed")
+    rng = random.Random(seed)
+    bad, worst = [], (0.0, None)
+    for _ in range(count):
+        n, m, first = rng.randrange(2, 301), rng.randrange(2, 301), rng.choice((BLACK, WHITE))
+        t0 = time.perf_counter()
+        result = replay(Position.checkerboard(n, m), reduce_checkerboard(n, m, first),
+                        first=first)
+        seconds = time.perf_counter() - t0
+        if not (result.valid and result.stones_left == optimum_stones(n, m, first)):
+            bad.append((n, m, first))
+        worst = max(worst, (seconds, (n, m, first)))
+    print(f"failures: {bad or 'none'}; slowest: {worst[1]} in {worst[0]:.2f} s")
+
+
 def hamming_reducer(repeat: int) -> None:
     print("\n## Hamming reducer + reference replay on random colourings (median of",
           repeat, "runs)")
@@ -88,6 +107,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small boards, one repeat")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--random", type=int, default=100, help="random boards to check")
     args = ap.parse_args()
     print(f"# {time.strftime('%Y-%m-%d')}  {platform.machine()}  Python "
           f"{platform.python_version()}")
@@ -96,6 +116,7 @@ def main() -> None:
         hamming_reducer(1)
         return
     checkerboards([250, 251, 500, 501, 1000], args.repeat)
+    random_sizes(args.random)
     hamming_reducer(max(args.repeat, 5))
     checker()
 
