@@ -67,7 +67,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UnsupportedError
-from ..stones import BLACK, EMPTY, WHITE, Move
+from ..stones import BLACK, EMPTY, WHITE, Board, Move, Position
 from .construction import reduce_row
 
 #: How many new cells one carry gadget may eat, and how far behind the front the carry
@@ -174,8 +174,11 @@ def _search_gadget(ctx: tuple[tuple[int, int, int], ...], alternate: int = 0,
     """
     cells = [(a, b) for a, b, _ in ctx]
     index = {cell: i for i, cell in enumerate(cells)}
-    nbrs = [[index[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-             if (r + dr, c + dc) in index] for r, c in cells]
+    # the cells as a graph board, so that moves come from the reference move generator
+    board = Board.from_edges(len(cells), [(i, index[(r + 1, c)]) for i, (r, c) in
+                                          enumerate(cells) if (r + 1, c) in index]
+                             + [(i, index[(r, c + 1)]) for i, (r, c) in enumerate(cells)
+                                if (r, c + 1) in index])
     start = (tuple(col for _, _, col in ctx), alternate)
     parent: dict = {start: None}
     frontier = [start]
@@ -195,17 +198,13 @@ def _search_gadget(ctx: tuple[tuple[int, int, int], ...], alternate: int = 0,
                 elif goal_rows is not None and _handoff_ok(cells, index, stones, occupied,
                                                            goal_rows):
                     outcomes.setdefault((tuple((i, stones[i]) for i in occupied), due), state)
-            for s in occupied:
-                if alternate and stones[s] != due:
-                    continue
-                for d in nbrs[s]:
-                    if stones[d] == BLACK + WHITE - stones[s]:
-                        new = list(stones)
-                        new[d], new[s] = stones[s], EMPTY
-                        child = (tuple(new), _other(due) if alternate else 0)
-                        if child not in parent:
-                            parent[child] = (state, (s, d))
-                            nxt.append(child)
+            for s, d in Position(board, bytes(stones)).moves(due or None):
+                new = list(stones)
+                new[d], new[s] = stones[s], EMPTY
+                child = (tuple(new), _other(due) if alternate else 0)
+                if child not in parent:
+                    parent[child] = (state, (s, d))
+                    nxt.append(child)
         frontier = nxt
 
     def path(state):
@@ -881,10 +880,10 @@ def _counts_allow(n: int, m: int, hanging, due: int, target: int) -> bool:
     """The counting argument on the L and the handed-down stones: with colours
     alternating from ``due``, each black move removes a white stone and each white move
     a black one, and the colour moving last keeps a stone."""
-    cells = 3 * (n - 3) + 3 * m
-    black = sum(1 for r in range(n) for c in range(m) if (r + c) % 2 == 0
-                and (c >= m - 3 or r >= n - 3))
-    white = cells - black
+    ell = [(r, c) for r in range(n - 3) for c in range(m - 3, m)]
+    ell += [(r, c) for r in range(n - 3, n) for c in range(m)]
+    black = sum(1 for r, c in ell if (r + c) % 2 == 0)
+    white = len(ell) - black
     black += sum(1 for _, col in hanging if col == BLACK)
     white += sum(1 for _, col in hanging if col == WHITE)
     moves = black + white - target
