@@ -13,6 +13,7 @@ import click
 from .. import __version__
 from ..errors import ClobbermaniaError
 from .reproduce import reproduce
+from .grundy import grundy
 from .solitaire import solitaire
 
 
@@ -30,6 +31,7 @@ def cli() -> None:
 
 cli.add_command(solitaire)
 cli.add_command(reproduce)
+cli.add_command(grundy)
 
 
 def main(argv: list[str] | None = None) -> None:

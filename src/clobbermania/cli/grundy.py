@@ -1,0 +1,23 @@
+"""``clobbermania grundy ...``: impartial Clobber (either player moves either colour)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def grundy() -> None:
+    """Impartial Clobber: Grundy values, the row database, statistics, families, play.
+
+    \b
+    Example:
+      clobbermania grundy value xoxo --json
+    """
+
+
+# Commands defined in their own modules register themselves below, one line each.
+# -- anchor: grundy value --
+# -- anchor: grundy play --
+# -- anchor: grundy build --
+# -- anchor: grundy stats --
+# -- anchor: grundy family --
