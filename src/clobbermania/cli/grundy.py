@@ -20,4 +20,6 @@ def grundy() -> None:
 # -- anchor: grundy play --
 # -- anchor: grundy build --
 # -- anchor: grundy stats --
+from .grundy_family import family_cmd  # noqa: E402, I001
+grundy.add_command(family_cmd)
 # -- anchor: grundy family --

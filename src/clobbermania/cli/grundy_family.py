@@ -1,0 +1,75 @@
+"""``clobbermania grundy family PATTERN --to N``: nim values of P^1 .. P^N in impartial
+Clobber, through the closed set of shapes (``clobber.families``)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from contextlib import contextmanager
+
+import click
+
+from ..errors import NotationError
+from ._common import emit_json
+
+
+@contextmanager
+def _progress_bar(label: str, enabled: bool):
+    """A rich progress bar on stderr when it is a terminal (and the job is long enough to
+    need one); otherwise no callback."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"
+                  " stones"), TimeElapsedColumn(), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task(label, total=1)
+
+        def update(info: dict) -> None:
+            bar.update(task, completed=info["done"], total=info["total"])
+        yield update
+
+
+@click.command("family")
+@click.argument("pattern")
+@click.option("--to", "n", type=int, required=True, metavar="N",
+              help="Compute P^1 .. P^N.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def family_cmd(pattern, n, as_json) -> None:
+    """Nim values of PATTERN repeated 1..N times (impartial Clobber), the share of losing n
+    and the smallest period consistent with the values.
+
+    The values come from a dynamic program over the finite set of shapes reachable from
+    PATTERN^n (the sets E_n of the French study), O(N^2) time.
+
+    \b
+    Examples:
+      clobbermania grundy family ox --to 1500
+      clobbermania grundy family ooxx --to 100 --json
+    """
+    from ..clobber.families import family
+
+    if n < 1:
+        raise NotationError(f"--to must be at least 1, not {n}")
+    t0 = time.perf_counter()
+    with _progress_bar(f"{pattern}^n", n * len(pattern) > 20_000) as progress:
+        result = family(pattern, n, progress)
+    seconds = time.perf_counter() - t0
+    if as_json:
+        obj = result.to_dict()
+        obj["seconds"] = round(seconds, 4)
+        emit_json(obj)
+        return
+    period = ("none found (needs 3 periods and a periodic stretch at least as long as the "
+              "pre-period)" if result.period is None else
+              f"{result.period.period} from n = {result.period.preperiod + 1}")
+    shown = result.values if n <= 60 else result.values[:30] + ["..."] + result.values[-10:]
+    click.echo(f"{result.pattern}^n, n = 1..{n}: " + " ".join(str(v) for v in shown))
+    losing = [i + 1 for i, v in enumerate(result.values) if v == 0]
+    click.echo(f"losing n (value 0): {len(losing)} of {n} ({result.losing_share:.2f} %)"
+               + (f", the last at n = {losing[-1]}" if losing else ""))
+    click.echo(f"period: {period}")
+    click.echo(f"{result.shapes} shape types, {seconds:.2f} s")
