@@ -74,6 +74,7 @@ __all__ = [
     "mex",
     "nim_sum",
     "row_key",
+    "solver_for",
 ]
 
 _SWAP = str.maketrans("xo", "ox")
