@@ -18,7 +18,11 @@ def grundy() -> None:
 # Commands defined in their own modules register themselves below, one line each.
 # -- anchor: grundy value --
 # -- anchor: grundy play --
+from .grundy_db import build_cmd  # noqa: E402, I001
+grundy.add_command(build_cmd)
 # -- anchor: grundy build --
+from .grundy_db import stats_cmd  # noqa: E402, I001
+grundy.add_command(stats_cmd)
 # -- anchor: grundy stats --
 from .grundy_family import family_cmd  # noqa: E402, I001
 grundy.add_command(family_cmd)

@@ -238,10 +238,12 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
             stray.unlink()
         manifest = _read_manifest(db_dir) or _new_manifest()
         entries = _good_prefix(manifest)
-        done = len(entries)
-        report = BuildReport(db_dir=db_dir, max_stones=max(done, max_stones),
-                             resumed_from=done, jobs=jobs)
-        if done >= max_stones:
+        # lengths beyond the request stay as they are (they only depend on shorter ones,
+        # which are rebuilt bit-identical if damaged)
+        tail = entries[max_stones:]
+        report = BuildReport(db_dir=db_dir, max_stones=max(len(entries), max_stones),
+                             resumed_from=min(len(entries), max_stones), jobs=jobs)
+        if len(entries) >= max_stones and _hashes_ok(db_dir, entries[:max_stones]):
             report.seconds = time.perf_counter() - t_start
             db = RowDatabase.open(db_dir)
             db.build_report = report
@@ -252,7 +254,7 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
                 f"building to {max_stones} stones needs {need / 2**30:.1f} GiB of memory "
                 f"and only {_available_memory() / 2**30:.1f} GiB is available")
         flat = np.zeros(need, np.uint8)  # flat[0] = 0 is the empty row
-        entries = _load_lengths(db_dir, entries, flat)
+        entries = _load_lengths(db_dir, entries[:max_stones], flat)
         done = len(entries)
         report.resumed_from = done
         manifest["lengths"] = entries
@@ -282,7 +284,9 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
                 entries.append({"length": length, "file": _file_name(length),
                                 "rows": 1 << length, "rows_stored": rows,
                                 "sha256": digest, "value_counts": _value_counts(table)})
-                manifest["max_stones"] = length
+                if length == max_stones:
+                    entries.extend(tail)
+                manifest["max_stones"] = len(entries)
                 _write_atomic(db_dir / MANIFEST,
                               (json.dumps(manifest, indent=1, sort_keys=True) + "\n")
                               .encode("utf-8"))
@@ -309,6 +313,21 @@ def _good_prefix(manifest: dict) -> list[dict]:
             break
         good.append(entry)
     return good
+
+
+def _hashes_ok(db_dir: Path, entries: list[dict]) -> bool:
+    """Whether every listed file exists and matches its sha256 (read in 16 MiB pieces)."""
+    for entry in entries:
+        digest = hashlib.sha256()
+        try:
+            with open(db_dir / entry["file"], "rb") as fh:
+                while chunk := fh.read(1 << 24):
+                    digest.update(chunk)
+        except OSError:
+            return False
+        if digest.hexdigest() != entry["sha256"]:
+            return False
+    return True
 
 
 def _load_lengths(db_dir: Path, entries: list[dict], flat: np.ndarray) -> list[dict]:
