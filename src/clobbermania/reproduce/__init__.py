@@ -53,4 +53,5 @@ def run_claims(name: str) -> Iterator[Claim]:
 from . import solitaire  # noqa: E402, F401
 from .hamming import hamming_claims  # noqa: E402, F401
 # -- anchor: reproduce hamming --
+from .grundy import grundy_claims  # noqa: E402, F401
 # -- anchor: reproduce grundy --
