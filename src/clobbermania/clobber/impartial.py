@@ -80,7 +80,7 @@ __all__ = [
 _SWAP = str.maketrans("xo", "ox")
 _CELL_CHAR = {EMPTY: ".", BLACK: "x", WHITE: "o"}
 # nodes the kernel searches between two looks at the clock (its memo keeps the progress)
-_KERNEL_CHUNK = 200_000
+_KERNEL_CHUNK = 20_000
 # how often (in search steps) the clock is read: cheap enough, and about every few ms
 _CLOCK_EVERY = 512
 
