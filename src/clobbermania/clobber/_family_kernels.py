@@ -89,22 +89,18 @@ def _mark_family(left, right, start, stop, step, total, seen):
 
 
 @njit(cache=True)
-def fill_shapes(G, col, tindex, tfl, ta, tfr, src, selfsym, need, L_start, L_stop):
+def fill_shapes(G, col, tindex, tfl, ta, tfr, src, selfsym, need, L_start, L_stop, top):
     """Fill ``G[:, L]`` for ``L_start <= L < L_stop`` (all shorter lengths already filled).
 
     ``need[t, L % p]``: compute this type at this length class (it is in the closed set);
     ``src[t, L % p] >= 0``: the shape equals type ``src`` at the same length after a colour
     swap and/or a reversal, so its value is copied; ``selfsym[t, L % p]``: the shape is its
-    own mirror image. Returns the largest value in the table.
+    own mirror image. ``top`` is the largest value in the table so far; returns the new
+    largest value.
     """
     p = col.shape[0]
     nt = G.shape[0]
     fam = np.empty((4 * p + 8, 4), dtype=np.int64)
-    top = 0
-    for t in range(nt):
-        for L in range(L_start):
-            if G[t, L] > top:
-                top = G[t, L]
     # marks of the option values: XORs of values below 2^k stay below 2^k
     seen = np.zeros(1 << 17, dtype=np.uint8)
     for L in range(L_start, L_stop):

@@ -50,6 +50,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -181,6 +182,11 @@ def shape_types(pattern: str) -> list[Shape]:
     64
     """
     root, _ = primitive_root(parse_pattern(pattern))
+    return list(_closure(root))
+
+
+@lru_cache(maxsize=64)
+def _closure(root: str) -> tuple[Shape, ...]:
     p = len(root)
     start = Shape(0, 0, p - 1, 0)
     seen = {start}
@@ -199,7 +205,7 @@ def shape_types(pattern: str) -> list[Shape]:
                     if child not in seen:
                         seen.add(child)
                         todo.append(child)
-    return sorted(seen)
+    return tuple(sorted(seen))
 
 
 # -- the value table -------------------------------------------------------------------------
@@ -238,6 +244,7 @@ class _Table:
         self.need = need
         self.G = np.zeros((nt, 2), dtype=np.uint16)
         self.filled = 2                  # lengths 0 and 1 have value 0
+        self.top = 0                     # the largest value in the table
 
     def _symmetries(self) -> tuple[np.ndarray, np.ndarray]:
         """Copy sources and mirror-symmetric flags, decided on one representative length
@@ -268,6 +275,9 @@ class _Table:
         if max_length >= 1 << 24:
             raise UnsupportedError(f"rows of {max_length:,} stones are beyond the family "
                                    "tables (at most 16,777,215 stones)")
+        if 2 * self.G.shape[0] * (max_length + 1) > 1 << 32:
+            raise UnsupportedError(f"the shape table for {max_length:,} stones of a "
+                                   f"{self.p}-stone pattern would need more than 4 GB")
         G = np.zeros((self.G.shape[0], max_length + 1), dtype=np.uint16)
         G[:, :self.filled] = self.G[:, :self.filled]
         self.G = G
@@ -277,12 +287,13 @@ class _Table:
         while L <= max_length:
             stop = min(max_length + 1, L + chunk)
             t0 = time.perf_counter()
-            top = fill_shapes(G, self.col, self.tindex, self.tfl, self.ta, self.tfr, self.src,
-                              self.selfsym, self.need, L, stop)
-            if top >= 1 << 15:
+            self.top = fill_shapes(G, self.col, self.tindex, self.tfl, self.ta, self.tfr,
+                                   self.src, self.selfsym, self.need, L, stop, self.top)
+            if self.top >= 1 << 15:
                 raise UnsupportedError("a shape value exceeds the kernel's range (32767)")
-            dt = time.perf_counter() - t0
-            chunk = max(16, min(1 << 20, int(chunk * (0.25 / max(dt, 1e-3)) ** 0.5 * 1.0) or 16))
+            # chunks of about a quarter second, so progress and Ctrl-C stay responsive
+            dt = max(time.perf_counter() - t0, 1e-3)
+            chunk = max(16, min(1 << 20, int(chunk * (0.25 / dt) ** 0.5)))
             L = stop
             self.filled = stop
             if progress is not None:
