@@ -586,7 +586,8 @@ def ooxx_proof() -> FamilyProof:
     G, tindex, val, allowed = proof._values
     steps = list(proof.steps)
     L0, q = proof.threshold, proof.period
-    ok_value = proof.values_from == {0: 3} and proof.first_n == 2
+    ok_value = proof.values_from == {0: 3} and proof.first_n == 2 and \
+        val(int(tindex[0, 0, 0]), 4) == 0
     # Winning moves across a block boundary: the pieces are (ooxx)^(k-1) oox | x oxx
     # (ooxx)^(n-k-1) (or the mirror), of 4k - 1 and 4(n - k) stones. Their values are
     # periodic from L0 on with period q = 4, a whole block, so the XOR depends only on
