@@ -135,6 +135,41 @@ def test_every_stored_endgame_replays():
             assert sorted((i, c) for i, c in enumerate(stones) if c) == sorted(map(tuple, left))
 
 
+def _odd_groups_of(shape):
+    return [[tuple(int(x) for x in cell.split(",")) for cell in grp.split(";")]
+            for grp in shape.split("|")]
+
+
+def test_every_stored_odd_step_replays():
+    """Each step of the odd automaton: alternating moves from the state's colour due that
+    empty the oldest group of a full window and leave the next state's colours."""
+    table = cb.gadget_table()
+    assert len(table["odd"]) > 20
+    steps = 0
+    for key, entry in table["odd"].items():
+        shape, new_colours = key.split("#")
+        groups = _odd_groups_of(shape)
+        cells = [cell for grp in groups for cell in grp]
+        drop = len(groups[0]) if len(groups) == cb.ODD_GROUPS + 1 else 0
+        for state, outcomes in entry.items():
+            start = [int(x) for x in state[:-1]] + [int(x) for x in new_colours]
+            assert len(start) == len(cells)
+            for nxt, moves in outcomes:
+                stones, due = _replay_gadget(cells, start, moves, int(state[-1]))
+                assert not any(stones[:drop])
+                assert "".join(map(str, stones[drop:])) + str(due) == nxt
+                assert sum(1 for x in stones if x) <= cb.ODD_STONES
+                steps += 1
+    assert steps > 100
+    for key, entry in table["odd_end"].items():
+        shape, target = key[3:].split("#")
+        cells = [cell for grp in _odd_groups_of(shape) for cell in grp]
+        for state, moves in entry.items():
+            stones, _ = _replay_gadget(cells, [int(x) for x in state[:-1]], moves,
+                                       int(state[-1]))
+            assert sum(1 for x in stones if x) == int(target)
+
+
 def test_bad_arguments():
     with pytest.raises(UnsupportedError):
         reduce_checkerboard(0, 5)

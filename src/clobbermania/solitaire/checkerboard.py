@@ -33,21 +33,25 @@ same colour is due again (:func:`_paired_sequence`).
    Otherwise (white first, or 3 divides both sides), transposed so that m >= n: the top-left
    (n-3) x (m-3) block is even both ways: it is reduced as in 1, except that its endgame
    hands one to three stones down onto its bottom rows. The rest, an L three cells thick
-   (the three right columns, then the three bottom rows), is swept with alternating moves
-   by a depth-first search over (cells swept, contents of a window of the last nine
-   cells, colour due) that takes in the handed-down stones on the way; on straight
-   stretches it finds a *pump* (a state that recurs six cells later on its own path) and
-   repeats it, so its work does not grow with the board.
+   (the three right columns, then the three bottom rows), is read as a word of *groups*
+   (a row of the right band, a column of the bottom band with any stones handed down
+   onto it) and swept with alternating moves by a finite automaton: its state is the
+   contents of a window of the last three groups (at most four stones) and the colour
+   due; reading a group, a stored *step* plays a few alternating moves in the window and
+   the new group and empties the oldest group. Steps depend only on the local shape (the
+   *key*), so a few dozen keys and states cover every board; a dynamic programme over
+   the word chains them and a stored *ending* brings the last window down to the target.
 
-The carry gadgets and the endgames are found once by breadth-first search over at most
-seven and fourteen stones (:func:`build_gadget_table`, run as
-``python -m clobbermania.solitaire.checkerboard``) and stored in
-``data/checkerboard_gadgets.json``; at run time the even parts only read that table (a
-missing entry is an error, never a search). The odd L of 2 is the one place that still
-searches at run time: a search over a window automaton, bounded per region, not a
-table. Every answer is linear in nm: a 1000 x 1000 board is planned in about two
-seconds. :func:`reduce_checkerboard` replays nothing itself; callers
-check the answer with :func:`clobbermania.solitaire.replay` (the CLI and the tests do).
+The carry gadgets, the endgames and the odd automaton are found once by breadth-first
+search (over at most seven and fourteen stones; the automaton from the sweeps of every
+board with odd sides up to 41, keeping only the states those sweeps pass through) by
+:func:`build_gadget_table`, run as ``python -m clobbermania.solitaire.checkerboard``, and
+stored in ``data/checkerboard_gadgets.json``. At run time nothing is searched: the plans
+only chain stored entries by dynamic programming (a missing carry gadget or endgame is an
+error; a missing odd step just closes that way through). Every answer is linear in nm: a
+1000 x 1000 board is planned in about two seconds. :func:`reduce_checkerboard` replays
+nothing itself; callers check the answer with :func:`clobbermania.solitaire.replay` (the
+CLI and the tests do).
 
 >>> from clobbermania.stones import Position, BLACK, WHITE
 >>> from clobbermania.solitaire import replay
@@ -74,19 +78,17 @@ from .construction import reduce_row
 #: may stand (in cells of the sweep order).
 GADGET_CELLS = 6
 CARRY_LAG = 4
-#: Window of the odd-strip sweep (cells of the sweep order that may still hold stones).
-ODD_WINDOW = 9
-ODD_NARROW = 6
 #: A half may stop this many cells before its end and leave them to the endgame.
 END_CELLS = 4
 ROTATION_END_CELLS = 6
 #: How many ways of handing the even block's stones down the odd sweep may try.
 ODD_HANDOFFS = 24
-#: States per cell (of at least 400 cells) a narrow-window sweep may visit before the
-#: next way of handing down is tried; the wide-window round after it has no budget.
-ODD_BUDGET = 30
-#: Cells after which a straight stretch of the odd sweep repeats (two rows or columns of 3).
-ODD_PERIOD = 6
+#: The odd sweep's window: the last three groups (rows or columns of the L), holding at
+#: most four stones.
+ODD_GROUPS = 3
+ODD_STONES = 4
+#: The odd automaton is built from every board with odd sides up to this.
+ODD_BUILD_SIDE = 41
 
 _DATA = Path(__file__).with_name("data") / "checkerboard_gadgets.json"
 
@@ -132,6 +134,8 @@ class _GadgetTable:
     def __init__(self) -> None:
         self.carry: dict[str, list] = {}
         self.endgame: dict[str, list] = {}
+        self.odd: dict[str, dict] = {}
+        self.odd_end: dict[str, dict] = {}
         self.search_missing = False
         self.loaded = False
 
@@ -142,6 +146,8 @@ class _GadgetTable:
             data = json.loads(_DATA.read_text())
             self.carry = data["carry"]
             self.endgame = data["endgame"]
+            self.odd = data["odd"]
+            self.odd_end = data["odd_end"]
         self.loaded = True
 
 
@@ -155,9 +161,17 @@ def gadget_table() -> dict[str, dict[str, list]]:
     beginning with ``"-"``) then the cells eaten, relative to the first cell eaten.
     Outcome: ``[[[index, colour], ...], [[src, dst], ...]]``, the stones left (one, or two
     for the last gadget of a half) and the SC2 moves, cells as indices into the key.
+
+    Odd step key: the cells of the window's groups and the new group (``"dr,dc"``,
+    ``;`` between cells, ``|`` between groups, relative to the new group's last cell),
+    ``#``, the new group's colours; ``odd[key][state]`` lists ``[next state, moves]``, a
+    state being the window's colours then the colour due (digits), moves alternating from
+    that colour, cells indexed over the key's groups. ``odd_end["END" shape "#" target]
+    [state]`` holds the moves that bring the last window down to the target.
     """
     _TABLE.load()
-    return {"carry": _TABLE.carry, "endgame": _TABLE.endgame}
+    return {"carry": _TABLE.carry, "endgame": _TABLE.endgame, "odd": _TABLE.odd,
+            "odd_end": _TABLE.odd_end}
 
 
 def _key(cells: Iterable[tuple[int, int, int]]) -> str:
@@ -554,130 +568,211 @@ def _symmetric(half: _Half, image, near, due: int, goal_rows, target: int,
 
 
 # -- the odd part (both sides odd) ----------------------------------------------------------
+#
+# The L is read as a word of *groups*: a row of the right band, then a column of the
+# bottom band (with the stones handed down onto that column just before it). The sweep
+# keeps a *window* of the last ODD_GROUPS groups; reading a group, it plays alternating
+# moves inside the window and the new group until the oldest group of the window is
+# empty, which then leaves the window. A state is the contents of the window and the
+# colour due; its transitions depend only on the shape of the window and the new group
+# (the *key*) and on the new group's colours. The stored automaton has a few dozen keys
+# and states, found at build time (:func:`build_gadget_table`); at run time a dynamic
+# programme over the word chains its transitions, with no search.
 
-def _odd_sweep(order: list[Cell], start: dict, due: int, target: int,
-               budget: int | None = None, narrow: int = ODD_NARROW):
-    """Alternating sweep of the cells ``order`` (with colours ``start``) down to ``target``
-    stones. A state is (cells swept k, contents of the window of the last ODD_WINDOW cells,
-    colour due); a move may touch the window and the next few cells, and no stone may
-    leave the window.
+def _odd_groups(n: int, m: int, hanging: dict) -> list[list[Cell]]:
+    """The L of :func:`_plan_odd` as groups: the rows of the right band, top down, then
+    the columns of the bottom band from the right, each after the stones handed down onto
+    it."""
+    groups = [[(r, m - 3), (r, m - 2), (r, m - 1)] for r in range(n - 3)]
+    for c in range(m - 1, -1, -1):
+        groups.append(sorted(cell for cell in hanging if cell[1] == c)
+                      + [(n - 3, c), (n - 2, c), (n - 1, c)])
+    return groups
 
-    Depth-first over these states, each visited once. Where the order runs straight (the
-    cells ``PERIOD`` further on are the same shape, translated, with the same colours),
-    the search looks for a *pump*: a state met again ``PERIOD`` cells later on its own
-    path. The moves between are then repeated along the straight stretch at once, so the
-    search itself only works near the corner, the handed-down stones and the ends: the
-    time is linear in the length of the order (the moves written) plus a constant.
-    With ``budget``, give up after budget * len(order) states. Returns the moves or None.
-    """
-    pos = {cell: i for i, cell in enumerate(order)}
-    start_colour = [start[cell] for cell in order]
-    nbrs = []
-    for r, c in order:
-        nbrs.append([pos[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                     if (r + dr, c + dc) in pos])
-    n_cells, w, look, period = len(order), ODD_WINDOW, 4, ODD_PERIOD
-    # straight[k]: the neighbourhood of cell k looks the same PERIOD cells on
-    straight = [False] * n_cells
-    for k in range(n_cells - period):
-        (r0, c0), (r1, c1) = order[k], order[k + period]
-        straight[k] = (start_colour[k] == start_colour[k + period]
-                       and [x - k for x in nbrs[k]] == [x - k - period for x in nbrs[k + period]]
-                       and (r1 - r0, c1 - c0) == _step(order, k, period))
-    run_end = [0] * (n_cells + 1)  # run_end[k]: first j >= k that is not straight
-    run_end[n_cells] = n_cells
-    for k in range(n_cells - 1, -1, -1):
-        run_end[k] = run_end[k + 1] if straight[k] else k
-    # the window is ODD_WINDOW cells near corners, handed-down stones and the ends, and
-    # only `narrow` cells on straight stretches, where that is mostly enough and far cheaper
-    width = [narrow] * (n_cells + 1)
-    for k in range(n_cells + 1):
-        if k < 2 * w or k > n_cells - 2 * w or not straight[k]:
-            for j in range(max(0, k - 2 * w), min(n_cells, k + 2 * w) + 1):
-                width[j] = w
 
-    padded = start_colour + [EMPTY] * look
-    rel_nbrs = [[d - i for d in nb] for i, nb in enumerate(nbrs)]
-    other = BLACK + WHITE
+def _odd_shape(groups: list[list[Cell]], base: Cell) -> str:
+    br, bc = base
+    return "|".join(";".join(f"{r - br},{c - bc}" for r, c in grp) for grp in groups)
 
-    def successors(k, state):
-        window, mover = state
-        base = k - len(window)  # arr[j] is cell base + j: the window, then `look` cells
-        arr = list(window) + padded[k:k + look]
-        size = len(arr)
-        out = []
-        for s_rel in range(size):
-            if arr[s_rel] != mover:
-                continue
-            s_abs = base + s_rel
-            if s_abs < 0 or s_abs >= n_cells:
-                continue
-            for off in rel_nbrs[s_abs]:
-                d_rel = s_rel + off
-                if not 0 <= d_rel < size or arr[d_rel] != other - mover:
+
+def _odd_key(groups: list[list[Cell]], g: int, colours: dict) -> str:
+    """Key of reading group g: the shape of the window and group g (relative to the last
+    cell of group g), then the colours of group g."""
+    region = groups[max(0, g - ODD_GROUPS):g + 1]
+    return (_odd_shape(region, groups[g][-1]) + "#"
+            + "".join(str(colours[cell]) for cell in groups[g]))
+
+
+def _odd_end_key(groups: list[list[Cell]], target: int) -> str:
+    return "END" + _odd_shape(groups[-ODD_GROUPS:], groups[-1][-1]) + f"#{target}"
+
+
+def _odd_cells(shape: str) -> tuple[list[list[Cell]], list[list[int]]]:
+    """The groups of a key's shape, and each cell's neighbours (indices, flattened)."""
+    groups = [[tuple(int(x) for x in cell.split(",")) for cell in grp.split(";")]
+              for grp in shape.split("|")]
+    cells = [cell for grp in groups for cell in grp]
+    index = {cell: i for i, cell in enumerate(cells)}
+    nbrs = [[index[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+             if (r + dr, c + dc) in index] for r, c in cells]
+    return groups, nbrs
+
+
+def _odd_bfs(nbrs: list[list[int]], stones: tuple[int, ...], due: int):
+    """Every position reachable from ``stones`` by alternating moves, ``due`` first, in
+    breadth-first order: yields (stones, colour due, moves). Build time only."""
+    seen = {(stones, due)}
+    frontier = [(stones, due, [])]
+    while frontier:
+        nxt = []
+        for conf, colour, moves in frontier:
+            yield conf, colour, moves
+            for s, x in enumerate(conf):
+                if x != colour:
                     continue
-                k2 = max(k, s_abs + 1, s_abs + off + 1)
-                lo = k2 - width[k2] - base  # the new window is arr[lo:k2 - base]
-                new = arr[:]
-                new[d_rel], new[s_rel] = mover, EMPTY
-                if lo > 0 and any(new[:lo]):
-                    continue  # a stone would fall out of the window
-                win = new[max(lo, 0):k2 - base]
-                if lo < 0:
-                    win = [EMPTY] * -lo + win
-                out.append((k2, (tuple(win), other - mover), (s_abs, s_abs + off)))
-        out.sort(key=lambda t: (-sum(1 for x in t[1][0] if x), t[0]))
-        return out
+                for d in nbrs[s]:
+                    if conf[d] == _other(colour):
+                        new = list(conf)
+                        new[d], new[s] = colour, EMPTY
+                        child = (tuple(new), _other(colour))
+                        if child not in seen:
+                            seen.add(child)
+                            nxt.append((child[0], child[1], moves + [[s, d]]))
+        frontier = nxt
 
-    root = (0, ((EMPTY,) * width[0], due))
-    seen = {root}
-    stack = [(root, successors(*root), 0)]  # node, untried successors, moves it added
-    path: list = []
-    on_path: dict = {root: 0}  # node -> index in path after reaching it
-    limit = None if budget is None else budget * max(n_cells, 400)
-    while stack:
-        if limit is not None and len(seen) > limit:
-            return None
-        (k, state), succ, _ = stack[-1]
-        if k == n_cells and sum(1 for x in state[0] if x) == target:
-            return [(order[s], order[d]) for s, d in path]
-        if not succ:
-            node, _, added = stack.pop()
-            on_path.pop(node, None)
-            del path[len(path) - added:]
-            continue
-        k2, child, move = succ.pop()
-        node = (k2, child)
-        if node in seen:
-            continue
-        seen.add(node)
-        path.append(move)
-        added = 1
-        for span in (period, 2 * period, 3 * period):
-            back = (k2 - span, child)
-            if back not in on_path or k2 - span - w < 0:
-                continue
-            # a pump: repeat it while the order stays straight ahead
-            lo = k2 - span - w
-            reps = (run_end[lo] - (k2 + look) - 1) // span
-            if reps > 0:
-                segment = path[on_path[back]:]
-                for t in range(1, reps + 1):
-                    path.extend((a + t * span, b + t * span) for a, b in segment)
-                added += reps * len(segment)
-                node = (k2 + reps * span, child)
-                seen.add(node)
-            break
-        on_path[node] = len(path)
-        stack.append((node, successors(*node), added))
+
+_ODD_SEARCHED: dict = {}  # build time: (key, state) -> {next state: moves}
+
+
+def _odd_search(key: str, state: str) -> dict[str, list]:
+    """Build time: every transition of ``state`` reading the group of ``key`` that keeps
+    at most ODD_STONES stones in the window, with the first moves found."""
+    found = _ODD_SEARCHED.get((key, state))
+    if found is not None:
+        return found
+    shape, new_colours = key.split("#")
+    groups, nbrs = _odd_cells(shape)
+    drop = len(groups[0]) if len(groups) == ODD_GROUPS + 1 else 0
+    stones = tuple(int(x) for x in state[:-1]) + tuple(int(x) for x in new_colours)
+    found = {}
+    if len(stones) == len(nbrs):
+        for conf, due, moves in _odd_bfs(nbrs, stones, int(state[-1])):
+            if not any(conf[:drop]) and sum(1 for x in conf if x) <= ODD_STONES:
+                found.setdefault("".join(map(str, conf[drop:])) + str(due), moves)
+    _ODD_SEARCHED[(key, state)] = found
+    return found
+
+
+def _odd_end_search(key: str, state: str) -> list | None:
+    """Build time: alternating moves in the last window down to the target, or None."""
+    shape, target = key[3:].split("#")
+    _, nbrs = _odd_cells(shape)
+    stones = tuple(int(x) for x in state[:-1])
+    if len(stones) != len(nbrs):
+        return None
+    for conf, _, moves in _odd_bfs(nbrs, stones, int(state[-1])):
+        if sum(1 for x in conf if x) == int(target):
+            return moves
     return None
 
 
-def _step(order: list[Cell], k: int, period: int) -> tuple[int, int]:
-    """The translation taking the cells before k to the cells PERIOD further on (the
-    window's shape must repeat, not only the cell k)."""
-    (r0, c0), (r1, c1) = order[max(0, k - ODD_WINDOW)], order[max(0, k - ODD_WINDOW) + period]
-    return (r1 - r0, c1 - c0)
+class _OddBuild:
+    """Build time: the states the chosen sweeps pass through, and the keys met."""
+
+    states: set[str] = set()
+    keys: set[str] = set()
+    end_keys: set[str] = set()
+
+
+def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int):
+    """Sweep the L of :func:`_plan_odd` (with the stones ``hanging`` handed down onto it)
+    with alternating moves, ``due`` first, down to ``target`` stones: the moves, or None.
+
+    A dynamic programme over the groups; each layer holds the window states reachable so
+    far (at most the few dozen states of the stored automaton). On a straight stretch the
+    same key and layer recur, so the layers are cached and the work per group is a
+    dictionary lookup."""
+    groups = _odd_groups(n, m, hanging)
+    colours = {cell: hanging.get(cell) or _colour(*cell) for grp in groups for cell in grp}
+    building = _TABLE.search_missing
+    layer: dict[str, int] = {str(due): 0}  # state -> cost (build time: states not yet used)
+    backs: list[dict] = []
+    cache: dict = {}
+    for g in range(len(groups)):
+        key = _odd_key(groups, g, colours)
+        if building:
+            _OddBuild.keys.add(key)
+            back: dict = {}
+            for state, cost in sorted(layer.items()):
+                for nxt, moves in _odd_search(key, state).items():
+                    c = cost + (nxt not in _OddBuild.states)
+                    if nxt not in back or back[nxt][2] > c:
+                        back[nxt] = (state, moves, c)
+            layer = {state: c for state, (_, _, c) in back.items()}
+        else:
+            memo = (key, frozenset(layer))
+            back = cache.get(memo)
+            if back is None:
+                table = _TABLE.odd.get(key, {})  # a shape never met: no way through
+                back = {}
+                for state in sorted(layer):
+                    for nxt, moves in table.get(state, ()):
+                        back.setdefault(nxt, (state, moves, 0))
+                cache[memo] = back
+            layer = dict.fromkeys(back, 0)
+        backs.append(back)
+        if not layer:
+            return None
+    end_key = _odd_end_key(groups, target)
+    best = None
+    for state in sorted(layer, key=lambda s: (layer[s], s)):
+        if building:
+            _OddBuild.end_keys.add(end_key)
+            end = _odd_end_search(end_key, state)
+        else:
+            end = _TABLE.odd_end.get(end_key, {}).get(state)
+        if end is not None:
+            best = (state, end)
+            break
+    if best is None:
+        return None
+    state, end_moves = best
+    window = [cell for grp in groups[-ODD_GROUPS:] for cell in grp]
+    pieces = [[(window[s], window[d]) for s, d in end_moves]]
+    for g in range(len(groups) - 1, -1, -1):
+        if building:
+            _OddBuild.states.add(state)
+        prev, moves, _ = backs[g][state]
+        cells = [cell for grp in groups[max(0, g - ODD_GROUPS):g + 1] for cell in grp]
+        pieces.append([(cells[s], cells[d]) for s, d in moves])
+        state = prev
+    if building:
+        _OddBuild.states.add(state)
+    return [mv for piece in reversed(pieces) for mv in piece]
+
+
+def _odd_automaton() -> tuple[dict, dict]:
+    """Build time: the stored automaton, every transition between the states the chosen
+    sweeps used, for every key met; and the endings of those states."""
+    states = _OddBuild.states
+    odd: dict = {}
+    for key in sorted(_OddBuild.keys):
+        entry = {}
+        for state in sorted(states):
+            steps = [[nxt, moves] for nxt, moves in sorted(_odd_search(key, state).items())
+                     if nxt in states]
+            if steps:
+                entry[state] = steps
+        odd[key] = entry
+    ends: dict = {}
+    for key in sorted(_OddBuild.end_keys):
+        entry = {}
+        for state in sorted(states):
+            moves = _odd_end_search(key, state)
+            if moves is not None:
+                entry[state] = moves
+        ends[key] = entry
+    return odd, ends
 
 
 # -- the whole board ------------------------------------------------------------------------
@@ -846,17 +941,12 @@ def _plan_odd(n: int, m: int, first: int, target: int):
             candidates.append((part, left, due))
         if len(candidates) >= ODD_HANDOFFS:
             break
-    # fewest stones handed down first; and a sweep that cannot succeed explores all its
-    # states, so each first runs on a budget
+    # fewest stones handed down first, in one piece
     candidates.sort(key=lambda cand: (len(cand[1]), _pieces(cand[1])))
-    # rounds: the narrow window on straight stretches with a budget, then the wide window
-    # everywhere with none (slower, but it finds sweeps the narrow window misses)
-    rounds = [(ODD_BUDGET, ODD_NARROW), (None, ODD_WINDOW)]
-    for budget, narrow in rounds:
-        for part, left, due in candidates:
-            tail = _odd_l_sweep(n, m, dict(left), due, target, budget, narrow)
-            if tail is not None:
-                return np.concatenate([part(), _as_array(tail)])
+    for part, left, due in candidates:
+        tail = _odd_l_sweep(n, m, dict(left), due, target)
+        if tail is not None:
+            return np.concatenate([part(), _as_array(tail)])
     return None
 
 
@@ -897,20 +987,6 @@ def _counts_allow(n: int, m: int, hanging, due: int, target: int) -> bool:
         black_left if last == BLACK else white_left) >= 1
 
 
-def _odd_l_sweep(n: int, m: int, hanging: dict, due: int, target: int,
-                 budget: int | None = None, narrow: int = ODD_NARROW):
-    """The L of :func:`_plan_odd`: the right band row by row, then the bottom band column
-    by column from the right, the handed-down stones just before their column."""
-    order: list[Cell] = []
-    for r in range(n - 3):
-        order += [(r, m - 3), (r, m - 2), (r, m - 1)]
-    for c in range(m - 1, -1, -1):
-        order += sorted(cell for cell in hanging if cell[1] == c)
-        order += [(n - 3, c), (n - 2, c), (n - 1, c)]
-    start = {cell: hanging.get(cell) or _colour(*cell) for cell in order}
-    return _odd_sweep(order, start, due, target, budget, narrow)
-
-
 # -- building the table ---------------------------------------------------------------------
 
 def build_gadget_table(max_side: int = 16) -> dict:
@@ -918,28 +994,40 @@ def build_gadget_table(max_side: int = 16) -> dict:
     shapes are local, so these are all the shapes of any board) and return the table.
     Run ``python -m clobbermania.solitaire.checkerboard`` to rewrite the stored file."""
     _TABLE.loaded = True
-    _TABLE.carry, _TABLE.endgame = {}, {}
+    _TABLE.carry, _TABLE.endgame, _TABLE.odd, _TABLE.odd_end = {}, {}, {}, {}
     _OUTCOMES.clear()
+    _ODD_SEARCHED.clear()
+    _OddBuild.states, _OddBuild.keys, _OddBuild.end_keys = set(), set(), set()
     _TABLE.search_missing = True
     try:
         for n in range(2, max_side + 1):
             for m in range(2, max_side + 1):
                 for first in (BLACK, WHITE):
                     reduce_checkerboard(n, m, first)
-        for n, m in ((2, 41), (41, 2), (3, 40), (40, 3), (30, 31), (31, 30), (29, 29)):
+        for n, m in ((2, 41), (41, 2), (3, 40), (40, 3), (30, 31), (31, 30)):
             for first in (BLACK, WHITE):  # longer bands: the same shapes, checked
                 reduce_checkerboard(n, m, first)
+        # odd boards: every pair of odd sides to ODD_BUILD_SIDE, for the odd automaton
+        for n in range(3, ODD_BUILD_SIDE + 1, 2):
+            for m in range(n, ODD_BUILD_SIDE + 1, 2):
+                for first in (BLACK, WHITE):
+                    reduce_checkerboard(n, m, first)
+        _TABLE.odd, _TABLE.odd_end = _odd_automaton()
     finally:
         _TABLE.search_missing = False
     return {"carry": dict(sorted(_TABLE.carry.items())),
-            "endgame": dict(sorted(_TABLE.endgame.items()))}
+            "endgame": dict(sorted(_TABLE.endgame.items())),
+            "odd": _TABLE.odd, "odd_end": _TABLE.odd_end}
 
 
 if __name__ == "__main__":  # pragma: no cover - build step
     table = build_gadget_table()
     _DATA.parent.mkdir(exist_ok=True)
     _DATA.write_text(json.dumps(table, separators=(",", ":")))
-    print(f"{len(table['carry'])} carry gadgets, {len(table['endgame'])} endgames -> {_DATA}")
+    steps = sum(len(steps) for entry in table["odd"].values() for steps in entry.values())
+    print(f"{len(table['carry'])} carry gadgets, {len(table['endgame'])} endgames, "
+          f"odd automaton: {len(table['odd'])} keys, {len(_OddBuild.states)} states, "
+          f"{steps} steps -> {_DATA}")
 
 
 __all__ = ["reduce_checkerboard", "optimum_stones", "gadget_table", "build_gadget_table"]
