@@ -6,7 +6,6 @@ reproduce claims."""
 import itertools
 import json
 import random
-import re
 from functools import cache
 from pathlib import Path
 
@@ -90,9 +89,16 @@ def test_shape_closure():
 
 
 def _mcgs_values(name):
-    text = (MCGS / name).read_text()
-    return [(row.lower(), int(v)) for row, v in re.findall(r"^([XO]+)\s*\n\{N (\d+)\}", text,
-                                                          re.M)]
+    """(row, nim value) of every single-row case of an MCGS file, read by helper A's reader
+    (``clobber.mcgs``)."""
+    from clobbermania.clobber.mcgs import parse_test_file
+
+    out = []
+    for case in parse_test_file(MCGS / name):
+        nims = [e.nim for e in case.expectations if e.player == "N" and e.nim is not None]
+        if nims and case.board:
+            out.append((case.board.lower(), nims[0]))
+    return out
 
 
 @pytest.mark.skipif(not MCGS.exists(), reason="MCGS oracle files not present")
