@@ -1,11 +1,14 @@
 """Impartial Clobber: Grundy values against an independent brute force, winning moves,
 canonical keys, the row-database hook, the numba kernel, the computer opponent."""
 
+import io
 import itertools
+import json
 import random
 
 import numpy as np
 import pytest
+from cli_runner import run_cli
 
 from clobbermania.clobber import _impartial_kernels as K
 from clobbermania.clobber.impartial import (
@@ -233,22 +236,20 @@ def test_database_hook_is_used_for_rows_and_paths():
 
 def test_real_row_database_when_present(tmp_path):
     rowdb = pytest.importorskip("clobbermania.clobber.rowdb")
-    build = getattr(rowdb, "build_database", None) or getattr(rowdb, "build", None)
-    if build is None:
-        pytest.skip("rowdb has no build function to make a small database")
-    try:
-        build(tmp_path, 10)
-    except TypeError:
-        pytest.skip("rowdb's build function has another signature")
+    rowdb.build_database(tmp_path, max_stones=10, jobs=1)
     db = rowdb.RowDatabase.open(tmp_path)
     solver = GrundySolver()
     rng = random.Random(5)
+    lookups = 0
     for _ in range(50):
-        text = "".join(rng.choice("xo.") for _ in range(16))
+        text = "".join(rng.choice("xxoo.") for _ in range(16))
         if set(text) == {"."}:
             continue
         p = Position.from_string(text)
-        assert grundy_value(p, db=db).grundy == solver.value(p)
+        r = grundy_value(p, db=db)
+        lookups += r.db_lookups
+        assert r.grundy == solver.value(p)
+    assert lookups > 0
 
 
 def test_kernel_moves_equal_reference_moves():
@@ -328,3 +329,81 @@ def test_choose_move_seed_is_deterministic():
     assert a == b
     assert all(m in p.moves() for m in a)
     assert choose_move(p)[0] == choose_move(p)[0]
+
+
+# -- command line ----------------------------------------------------------------------------
+
+
+def test_cli_value_json_and_text(capsys):
+    code, out, err = run_cli(capsys, "grundy", "value", "xoxo", "--json")
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert d["grundy"] == 3 and d["winning_moves"] == ["c1-b1", "b1-c1"] and d["exact"]
+    assert "seconds" in d and d["board"] == "xoxo"
+    code, out, _ = run_cli(capsys, "grundy", "value", "xo_oxx")
+    assert code == 0 and "Grundy value: 3" in out and "winning moves" in out and "●" in out
+    code, out, _ = run_cli(capsys, "grundy", "value", "xxoxo", "--graph", "cycle:5", "--json")
+    assert json.loads(out)["grundy"] == 4
+    code, out, _ = run_cli(capsys, "grundy", "value", "xoxoxo", "--json")
+    assert json.loads(out)["winning_moves"] == []
+
+
+def test_cli_value_with_database_and_errors(capsys, tmp_path):
+    rowdb = pytest.importorskip("clobbermania.clobber.rowdb")
+    rowdb.build_database(tmp_path, max_stones=8, jobs=1)
+    code, out, _ = run_cli(capsys, "grundy", "value", "xoxo.xxo", "--db", str(tmp_path),
+                           "--json")
+    d = json.loads(out)
+    assert code == 0 and d["db"] == str(tmp_path) and d["db_lookups"] >= 1
+    assert d["grundy"] == GrundySolver().value(Position.from_string("xoxo.xxo"))
+    code, out, err = run_cli(capsys, "grundy", "value", "xoz")
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1 and out == ""
+    code, out, err = run_cli(capsys, "grundy", "value", "xo", "--db", str(tmp_path / "none"))
+    assert code == 2 and "no row database" in err
+
+
+def test_cli_value_time_limit_is_not_an_error(capsys):
+    code, out, _ = run_cli(capsys, "grundy", "value", "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo",
+                           "--time-limit", "0.05", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["exact"] is False and d["grundy"] is None
+
+
+def _play(capsys, monkeypatch, text, *args):
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    return run_cli(capsys, "grundy", "play", *args)
+
+
+def test_cli_play_rejects_illegal_moves_and_the_computer_wins(capsys, monkeypatch):
+    # xoxox has value != 0; after the human's a1-b1 the computer has a winning reply
+    code, out, err = _play(capsys, monkeypatch, "z9-a1\na1-c1\nmoves\na1-b1\n", "xoxox")
+    assert code == 0 and err == ""
+    assert "not played: square 'z9' is off the 1x5 board" in out
+    assert "not played: move a1-c1 is illegal: the squares are not adjacent" in out
+    assert "legal moves: a1-b1 c1-b1" in out
+    assert "computer plays" in out and "(winning:" in out
+    assert out.rstrip().endswith("You have no move: the computer wins.")
+
+
+def test_cli_play_computer_first_eof_and_quit(capsys, monkeypatch):
+    code, out, _ = _play(capsys, monkeypatch, "", "xoxoxo", "--first", "computer", "--seed", "1")
+    assert code == 0 and "(heuristic:" in out and "end of input" in out  # xoxoxo has value 0
+    code, out, _ = _play(capsys, monkeypatch, "quit\n")
+    assert code == 0 and "game abandoned" in out and "●" in out  # the default configuration
+    code, out, _ = _play(capsys, monkeypatch, "0-1\n", "xo", "--graph", "path:2")
+    assert code == 0 and "The computer has no move: you win." in out
+
+
+def test_cli_play_a_whole_game_against_itself(capsys, monkeypatch):
+    # the human side plays the computer's own choices: the game ends with a winner
+    p = Position.from_string("xoxxo/oxoox")
+    moves, turn = [], True
+    while p.has_move():
+        mv, _ = choose_move(p)
+        if turn:
+            moves.append(mv.to_str(p.board))
+        p = p.play(mv)
+        turn = not turn
+    code, out, _ = _play(capsys, monkeypatch, "\n".join(moves) + "\n", "xoxxo/oxoox")
+    assert code == 0 and ("you win" in out or "computer wins" in out)
+    assert "not played" not in out

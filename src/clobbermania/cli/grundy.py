@@ -16,7 +16,11 @@ def grundy() -> None:
 
 
 # Commands defined in their own modules register themselves below, one line each.
+from .grundy_value import value_cmd  # noqa: E402, I001
+grundy.add_command(value_cmd)
 # -- anchor: grundy value --
+from .grundy_value import play_cmd  # noqa: E402, I001
+grundy.add_command(play_cmd)
 # -- anchor: grundy play --
 from .grundy_db import build_cmd  # noqa: E402, I001
 grundy.add_command(build_cmd)

@@ -1,0 +1,173 @@
+"""``clobbermania grundy value`` and ``clobbermania grundy play``: impartial Clobber values
+and a game against the computer opponent."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import click
+
+from ..clobber.impartial import GrundyTimeout, choose_move, grundy_value
+from ..errors import ClobbermaniaError
+from ..render import text_drawing
+from ..stones import Move
+from ._common import check_time_limit, emit_json, load_position
+
+GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
+              "hamming:a,b,... hypercube:d or an edge-list file; CONFIG gives vertex "
+              "colours in vertex order.")
+
+
+def open_db(db_dir: str | None):
+    """The row database of ``--db``; without it, the default one when it has been built
+    there (else None: every part is searched)."""
+    try:
+        from ..clobber.rowdb import RowDatabase, RowDatabaseError
+    except ImportError:  # a checkout without the database module: search only
+        if db_dir is not None:
+            raise ClobbermaniaError("this installation has no row database module") from None
+        return None
+    if db_dir is not None:
+        return RowDatabase.open(db_dir)
+    try:
+        return RowDatabase.open(None)
+    except RowDatabaseError:
+        return None
+
+
+@click.command("value")
+@click.argument("config")
+@click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
+@click.option("--db", "db_dir", metavar="DIR",
+              help="Row database to look rows up in (default: the default location, when "
+                   "a database has been built there).")
+@click.option("--time-limit", type=float, metavar="S",
+              help="Stop after S seconds (then grundy is null and exact false).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def value_cmd(config, graph, db_dir, time_limit, as_json) -> None:
+    """The Grundy value of CONFIG under impartial Clobber, and every winning move.
+
+    Either player may move a stone of either colour onto an adjacent stone of the other
+    colour; whoever cannot move loses. Value 0: the player to move loses. CONFIG is a row
+    (holes '.' or '_'), a grid (rows separated by '/'), or vertex colours with --graph.
+
+    \b
+    Examples:
+      clobbermania grundy value xoxo --json
+      clobbermania grundy value xo_oxx
+      clobbermania grundy value xox/oxo/xox
+      clobbermania grundy value xoxoxo --graph cycle:6
+    """
+    t0 = time.perf_counter()
+    position = load_position(config, graph)
+    check_time_limit(time_limit)
+    db = open_db(db_dir)
+    db_path = str(db.path) if db is not None and hasattr(db, "path") else None
+    try:
+        result = grundy_value(position, db=db, time_limit=time_limit)
+    except GrundyTimeout as exc:
+        if as_json:
+            emit_json({"grundy": None, "winning_moves": None, "exact": False,
+                       "board": position.text(), "db": db_path,
+                       "seconds": round(time.perf_counter() - t0, 6)})
+        else:
+            click.echo(text_drawing(position))
+            click.echo(f"Grundy value: unknown ({exc})")
+        return
+    if as_json:
+        out = result.to_dict()
+        out["board"] = position.text()
+        out["db"] = db_path
+        out["seconds"] = round(time.perf_counter() - t0, 6)
+        emit_json(out)
+        return
+    click.echo(f"Impartial Clobber on {position.board.describe()}")
+    click.echo(text_drawing(position))
+    who = "the player to move wins" if result.grundy else "the player to move loses"
+    click.echo(f"Grundy value: {result.grundy} ({who})")
+    moves = result.move_strings()
+    click.echo(f"winning moves ({len(moves)}): {' '.join(moves) or '(none)'}")
+    if len(result.components) > 1:
+        parts = ", ".join(f"{k} = {g}" for k, g in result.components)
+        click.echo(f"parts: {parts}")
+    source = f"; {result.db_lookups} looked up in {db_path}" if db_path else ""
+    click.echo(f"searched: {result.searched:,} part values{source}   "
+               f"seconds: {time.perf_counter() - t0:.3f}")
+
+
+def _read_line() -> str | None:
+    """One line from standard input, None at end of file."""
+    line = sys.stdin.readline()
+    if line and not sys.stdin.isatty():  # echo piped input so the transcript reads well
+        click.echo(line.strip())
+    return None if line == "" else line.strip()
+
+
+@click.command("play")
+@click.argument("config", default="xoxoxoxoxo")
+@click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
+@click.option("--first", type=click.Choice(["human", "computer"], case_sensitive=False),
+              default="human", show_default=True, help="Who moves first.")
+@click.option("--seed", type=int, help="Break the computer's ties at random with this seed "
+                                       "(default: the first move in move order).")
+@click.option("--db", "db_dir", metavar="DIR", help="Row database (see 'grundy value').")
+def play_cmd(config, graph, first, seed, db_dir) -> None:
+    """Play impartial Clobber against the computer on CONFIG (default xoxoxoxoxo).
+
+    Type moves like a1-b1 (a stone of either colour onto an adjacent stone of the other
+    colour; on a graph, vertex numbers like 3-7). 'moves' lists the legal moves, 'quit'
+    (or end of input) stops. The computer plays a winning move whenever there is one,
+    else the move that leaves you the fewest winning replies, and says which.
+
+    \b
+    Examples:
+      clobbermania grundy play
+      clobbermania grundy play xoxoxx/oxo.ox --first computer --seed 3
+    """
+    position = load_position(config, graph)
+    db = open_db(db_dir)
+    rng = random.Random(seed) if seed is not None else None
+    computer_turn = first.lower() == "computer"
+    example = "a1-b1" if position.board.is_grid else "3-7"
+    while True:
+        click.echo(text_drawing(position))
+        if not position.has_move():
+            if computer_turn:
+                click.echo("The computer has no move: you win.")
+            else:
+                click.echo("You have no move: the computer wins.")
+            return
+        if computer_turn:
+            move, why = choose_move(position, db=db, rng=rng)
+            click.echo(f"computer plays {move.to_str(position.board)} ({why})")
+            position = position.play(move)
+            computer_turn = False
+            continue
+        click.echo(f"your move ({example}, 'moves' or 'quit'): ", nl=False)
+        line = _read_line()
+        if line is None:
+            click.echo()
+            click.echo("end of input: game abandoned.")
+            return
+        if line.lower() in {"quit", "q", "exit"}:
+            click.echo("game abandoned.")
+            return
+        if line.lower() in {"moves", "?", "help"}:
+            click.echo("legal moves: " + " ".join(m.to_str(position.board)
+                                                    for m in position.moves()))
+            continue
+        if not line:
+            continue
+        try:
+            move = Move.parse(line, position.board)
+            position = position.play(move)
+        except ClobbermaniaError as exc:
+            click.echo(f"not played: {exc}")
+            continue
+        computer_turn = True
+
+
+__all__ = ["value_cmd", "play_cmd", "open_db"]
+
