@@ -240,3 +240,20 @@ def test_reproduce_claims_pieces():
     assert _ooxx_claim().passed
     share, beyond = _ox_claims(1500)
     assert share.found == "differs: 1.73" and beyond.found == "differs: n = 973"
+
+
+def test_proof_catches_a_wrong_table(monkeypatch):
+    """The proof re-derives every tabled value from the reference moves: one corrupted
+    entry of the kernel's table makes it fail instead of proving a wrong statement."""
+    from clobbermania.clobber import families
+
+    grow = families._Table.grow
+
+    def corrupted(self, max_length, progress=None):
+        grow(self, max_length, progress)
+        self.G[self.tindex[1, 2, 0], 9] ^= 1
+
+    monkeypatch.setattr(families._Table, "grow", corrupted)
+    proof = prove_family("ooxx", 60)
+    assert not proof.holds
+    assert "FAILED" in proof.text()
