@@ -240,6 +240,8 @@ def test_reproduce_claims_pieces():
     assert _ooxx_claim().passed
     share, beyond = _ox_claims(1500)
     assert share.found == "differs: 1.73" and beyond.found == "differs: n = 973"
+    assert share.status == beyond.status == "differs" and not share.failed
+    assert [c.status for c in shares if not c.passed] == ["differs"]
 
 
 def test_proof_catches_a_wrong_table(monkeypatch):

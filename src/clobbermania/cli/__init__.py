@@ -12,8 +12,8 @@ import click
 
 from .. import __version__
 from ..errors import ClobbermaniaError
-from .reproduce import reproduce
 from .grundy import grundy
+from .reproduce import reproduce
 from .solitaire import solitaire
 
 

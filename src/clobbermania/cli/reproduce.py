@@ -17,6 +17,9 @@ from ._common import emit_json
 def reproduce(ctx, name, as_json) -> None:
     """Re-derive the claims of the papers with our solvers; exit 1 if any fails.
 
+    Each claim is PASS, FAIL, DIFF (our checked value contradicts the paper: the paper
+    is the suspect) or INFO (nothing published to compare; what we find).
+
     NAME picks one group of claims (see below); without it every group runs.
 
     \b
@@ -35,19 +38,24 @@ def reproduce(ctx, name, as_json) -> None:
         for claim in run_claims(group):
             claims.append(claim)
             if not as_json:
-                mark = click.style("PASS", fg="green") if claim.passed else \
-                    click.style("FAIL", fg="red")
+                mark = click.style(*_MARKS[claim.status])
                 click.echo(f"{mark}  {claim.name:<48} expected {claim.expected!s:<6} "
                            f"found {claim.found!s:<6} {claim.detail}")
-    failed = sum(1 for c in claims if not c.passed)
+    counts = {status: sum(1 for c in claims if c.status == status) for status in _MARKS}
     seconds = time.perf_counter() - t0
     if as_json:
-        emit_json({"claims": [c.to_dict() for c in claims], "passed": len(claims) - failed,
-                   "failed": failed, "seconds": round(seconds, 3)})
+        emit_json({"claims": [c.to_dict() for c in claims], "passed": counts["pass"],
+                   "failed": counts["fail"], "differs": counts["differs"],
+                   "reported": counts["report"], "seconds": round(seconds, 3)})
     else:
-        click.echo(f"{len(claims) - failed} passed, {failed} failed ({seconds:.1f} s)")
-    if failed:
+        extra = "".join(f", {counts[s]} {word}" for s, word in
+                        (("differs", "differ from the paper"), ("report", "reported"))
+                        if counts[s])
+        click.echo(f"{counts['pass']} passed, {counts['fail']} failed{extra} ({seconds:.1f} s)")
+    if counts["fail"]:
         ctx.exit(1)
 
 
+_MARKS = {"pass": ("PASS", "green"), "fail": ("FAIL", "red"), "differs": ("DIFF", "yellow"),
+          "report": ("INFO", "blue")}
 reproduce.help = (reproduce.help or "") + "\n\nGroups: " + ", ".join(sorted(REGISTRY))

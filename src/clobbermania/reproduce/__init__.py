@@ -19,7 +19,13 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Claim:
-    """One checked statement: what the paper says, what we found, and whether they agree."""
+    """One checked statement: what the paper says, what we found, and whether they agree.
+
+    ``status`` is ``"pass"`` or ``"fail"`` (from ``passed``) unless set: ``"differs"``
+    when our computation, itself checked independently, contradicts the published figure
+    (the paper is then the suspect: not a failure of ours), ``"report"`` when there is
+    nothing published to compare with and the claim only reports what we find.
+    """
 
     name: str
     expected: Any
@@ -27,10 +33,23 @@ class Claim:
     passed: bool
     detail: str = ""
     seconds: float = 0.0
+    status: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.status:
+            object.__setattr__(self, "status", "pass" if self.passed else "fail")
+        elif self.status not in ("pass", "fail", "differs", "report"):
+            raise ValueError(f"unknown claim status {self.status!r}")
+
+    @property
+    def failed(self) -> bool:
+        """A real failure: our computation disagrees with what it should reproduce."""
+        return self.status == "fail"
 
     def to_dict(self) -> dict:
         return {"name": self.name, "expected": self.expected, "found": self.found,
-                "pass": self.passed, "detail": self.detail, "seconds": round(self.seconds, 4)}
+                "pass": self.passed, "status": self.status, "detail": self.detail,
+                "seconds": round(self.seconds, 4)}
 
 
 REGISTRY: dict[str, Callable[[], Iterator[Claim]]] = {}
@@ -50,7 +69,7 @@ def run_claims(name: str) -> Iterator[Claim]:
 
 
 # the claim groups (import registers them)
-from . import solitaire  # noqa: E402, F401
+from . import solitaire  # noqa: E402, F401, I001
 from .hamming import hamming_claims  # noqa: E402, F401
 # -- anchor: reproduce hamming --
 from .grundy import grundy_claims  # noqa: E402, F401
