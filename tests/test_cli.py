@@ -120,3 +120,28 @@ def test_console_script_error_has_no_traceback():
     exe = [sys.executable, "-c", "from clobbermania.cli import main; main()"]
     p = subprocess.run([*exe, "solitaire", "solve", "xz"], capture_output=True, text=True)
     assert p.returncode == 2 and "Traceback" not in p.stderr and p.stdout == ""
+
+
+def test_reproduce_statuses_and_exit_code(capsys, monkeypatch):
+    """DIFF (the paper contradicted) and INFO claims do not fail the run; FAIL does."""
+    from clobbermania.reproduce import REGISTRY, Claim
+
+    def group(bad):
+        def claims():
+            yield Claim("agrees", 1, 1, True)
+            yield Claim("paper wrong", 2, "differs: 3", False, status="differs")
+            yield Claim("nothing published", "not available", 5, True, status="report")
+            if bad:
+                yield Claim("ours wrong", 1, 2, False)
+        return claims
+
+    monkeypatch.setitem(REGISTRY, "fake-ok", group(False))
+    monkeypatch.setitem(REGISTRY, "fake-bad", group(True))
+    code, out, err = run(capsys, "reproduce", "fake-ok", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["passed"], data["failed"], data["differs"]) == (1, 0, 1)
+    assert [c["status"] for c in data["claims"]] == ["pass", "differs", "report"]
+    code, out, err = run(capsys, "reproduce", "fake-bad")
+    assert code == 1 and "DIFF" in out and "INFO" in out and "FAIL" in out
+    with pytest.raises(ValueError):
+        Claim("x", 1, 1, True, status="maybe")
