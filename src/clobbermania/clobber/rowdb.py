@@ -60,7 +60,8 @@ MANIFEST = "manifest.json"
 #: mex mask (the kernel detects it); 2^36 bytes of tables is beyond any machine we target.
 MAX_STONES = 36
 
-#: Rows per kernel call during a build: the progress bar moves between calls.
+#: Rows per kernel call during a build: the progress bar moves between calls (a multiple
+#: of the blocked kernel's block).
 PIECE = 1 << 22
 
 _BLACK = frozenset("xX●")
@@ -262,16 +263,24 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
 
         total = sum(1 << (n - 1) for n in range(done + 1, max_stones + 1))
         finished = 0
+        prefix = None
         old_threads = numba.get_num_threads()
         numba.set_num_threads(jobs)
         try:
             for length in range(done + 1, max_stones + 1):
                 t0 = time.perf_counter()
                 rows = 1 << (length - 1)
+                # the blocked kernel needs every option value below 64: true when every
+                # shorter value is below 32 (an XOR of two stays below 64)
+                top_value = max((len(e["value_counts"]) - 1 for e in entries), default=0)
+                blocked = length > _k.BLOCK_BITS + 1 and top_value < 32
+                if blocked and prefix is None:
+                    prefix = _k.prefix_tables(flat, _k.BLOCK_BITS)
                 for start in range(0, rows, PIECE):
                     stop = min(start + PIECE, rows)
-                    top = _k.build_rows(flat, length, start, stop)
-                    if top >= 64:
+                    if blocked:
+                        _k.build_rows_blocked(flat, length, start, stop, *prefix)
+                    elif _k.build_rows(flat, length, start, stop) >= 64:
                         raise UnsupportedError(
                             f"rows of {length} stones have option values of 64 or more, "
                             "beyond the kernel's 64-bit mex mask")
