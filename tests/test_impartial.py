@@ -407,3 +407,9 @@ def test_cli_play_a_whole_game_against_itself(capsys, monkeypatch):
     code, out, _ = _play(capsys, monkeypatch, "\n".join(moves) + "\n", "xoxxo/oxoox")
     assert code == 0 and ("you win" in out or "computer wins" in out)
     assert "not played" not in out
+
+
+def test_choose_move_out_of_time_still_moves():
+    p = Position.checkerboard(6, 6)
+    mv, why = choose_move(p, time_limit=0.01)
+    assert mv in p.moves() and why.startswith("out of time")

@@ -113,7 +113,10 @@ def _read_line() -> str | None:
 @click.option("--seed", type=int, help="Break the computer's ties at random with this seed "
                                        "(default: the first move in move order).")
 @click.option("--db", "db_dir", metavar="DIR", help="Row database (see 'grundy value').")
-def play_cmd(config, graph, first, seed, db_dir) -> None:
+@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="S",
+              help="Seconds the computer may think per move; then it plays the best move "
+                   "found so far and says so.")
+def play_cmd(config, graph, first, seed, db_dir, time_limit) -> None:
     """Play impartial Clobber against the computer on CONFIG (default xoxoxoxoxo).
 
     Type moves like a1-b1 (a stone of either colour onto an adjacent stone of the other
@@ -127,6 +130,7 @@ def play_cmd(config, graph, first, seed, db_dir) -> None:
       clobbermania grundy play xoxoxx/oxo.ox --first computer --seed 3
     """
     position = load_position(config, graph)
+    check_time_limit(time_limit)
     db = open_db(db_dir)
     rng = random.Random(seed) if seed is not None else None
     computer_turn = first.lower() == "computer"
@@ -140,7 +144,7 @@ def play_cmd(config, graph, first, seed, db_dir) -> None:
                 click.echo("You have no move: the computer wins.")
             return
         if computer_turn:
-            move, why = choose_move(position, db=db, rng=rng)
+            move, why = choose_move(position, db=db, rng=rng, time_limit=time_limit)
             click.echo(f"computer plays {move.to_str(position.board)} ({why})")
             position = position.play(move)
             computer_turn = False

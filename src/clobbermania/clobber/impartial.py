@@ -553,7 +553,8 @@ def choose_move(position: Position, db: RowValues | None = None,
     French study's heuristic: the move to the position that leaves the opponent the fewest
     winning replies. Ties go to the first move in reference order, or to a random one
     when ``rng`` (a ``random.Random`` or a seed) is given. Raises IllegalMoveError when
-    there is no move.
+    there is no move. When ``time_limit`` seconds run out the best move found so far is
+    played (the reason says so); with no values at all, the first (or a random) legal move.
 
     >>> mv, why = choose_move(Position.from_string("xoxo"))
     >>> mv.to_str(Position.from_string("xoxo").board), why.split(":")[0]
@@ -565,9 +566,16 @@ def choose_move(position: Position, db: RowValues | None = None,
         rng = random.Random(rng)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     solver = solver_for(db)
-    options = solver.option_values(position, deadline)
-    if not options:
+    moves = position.moves()
+    if not moves:
         raise IllegalMoveError("there is no move: the player to move has lost")
+    try:
+        options = solver.option_values(position, deadline)
+    except GrundyTimeout:
+        # bounded, never hung: without the values, any legal move will do
+        mv = rng.choice(moves) if rng is not None else moves[0]
+        return mv, (f"out of time: {mv.to_str(position.board)} was played without analysis "
+                    f"(the values were not known within {time_limit} s)")
     winning = [mv for mv, g in options if g == 0]
     if winning:
         mv = rng.choice(winning) if rng is not None else winning[0]
@@ -575,15 +583,25 @@ def choose_move(position: Position, db: RowValues | None = None,
                     f"value 0 ({len(winning)} winning move{'s' * (len(winning) != 1)})")
     best: list[Move] = []
     fewest = None
+    examined = 0
     for mv, _g in options:
         child = position.play(mv)
-        replies = sum(1 for _m, g in solver.option_values(child, deadline) if g == 0)
+        try:
+            replies = sum(1 for _m, g in solver.option_values(child, deadline) if g == 0)
+        except GrundyTimeout:
+            break
+        examined += 1
         if fewest is None or replies < fewest:
             fewest, best = replies, [mv]
         elif replies == fewest:
             best.append(mv)
+    if not best:
+        mv = rng.choice(moves) if rng is not None else moves[0]
+        return mv, (f"out of time: every move loses against perfect play, and "
+                    f"{mv.to_str(position.board)} was played without counting the replies")
     mv = rng.choice(best) if rng is not None else best[0]
-    total = solver.value(position, deadline)
-    return mv, (f"heuristic: the position has Grundy value {total}, so every move loses "
+    partial = "" if examined == len(options) else \
+        f" among the {examined} of {len(options)} moves examined in time"
+    return mv, (f"heuristic: the position has Grundy value 0, so every move loses "
                 f"against perfect play; {mv.to_str(position.board)} leaves {fewest} winning "
-                f"repl{'y' if fewest == 1 else 'ies'}, the fewest")
+                f"repl{'y' if fewest == 1 else 'ies'}, the fewest{partial}")
