@@ -1,0 +1,719 @@
+"""Short partizan games in canonical form, hash-consed: equal games are one object.
+
+Every game lives in one global table as an integer id with the ids of its left and right
+options. The table is keyed by ``(frozenset(left ids), frozenset(right ids))`` of the
+*canonical* form, so two games are equal exactly when they have the same id, and ``G is H``
+is the equality test. Games are built from options by :meth:`Game.from_options`, which
+puts them in canonical form (Conway, *On Numbers and Games*, ch. 10; Siegel, *Combinatorial
+Game Theory*, II.2): dominated options are removed and reversible options bypassed until
+neither applies.
+
+Special forms are recognised and kept as a tag on the game, the *number-up-star* (nus)
+``x + u.^ + *n`` (x a dyadic rational, u an integer, n a nimber). Their canonical forms
+(Siegel II.4; the same forms CGSuite builds) are
+
+* numbers: ``0 = {|}``, ``n+1 = {n|}``, ``-n-1 = {|-n}``, ``m/2^j = {(m-1)/2^j | (m+1)/2^j}``;
+* ``x + *n = {x, x*, ..., x*(n-1) | x, x*, ..., x*(n-1)}``;
+* ``x + ^* = {x, x* | x}`` and, for u >= 1 otherwise, ``x + u.^ + *n = {x | x + (u-1).^ +
+  *(n xor 1)}`` (so ``^ = {0|*}``, ``^^ = {0|^*}``, ``^^* = {0|^}``); negatives mirror.
+
+Sums, negatives and comparisons of two nus games are computed from their tags; other sums
+``{G^L+H, G+H^L | G^R+H, G+H^R}`` are canonicalised and memoised, comparisons follow the
+recursive definition (``G <= H`` iff no ``G^L >= H`` and no ``H^R <= G``) with the number
+avoidance theorem (a number's own options need not be tried against a non-number) and are
+memoised by id pair.
+
+>>> from clobbermania.cgt import Game, UP, STAR
+>>> Game.from_options([0], [UP]) is UP + UP + STAR
+True
+>>> print(Game.from_options([0], [STAR]), UP > 0, (UP + STAR).compare(0))
+^ True ||
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Union
+
+from ..errors import UnsupportedError
+
+Nus = tuple[Fraction, int, int]
+
+# --- the global table -------------------------------------------------------------------
+_left: list[tuple[int, ...]] = []
+_right: list[tuple[int, ...]] = []
+_nus: list[Nus | None] = []
+_objects: list[Game] = []
+_index: dict[tuple[frozenset, frozenset], int] = {}
+_nus_index: dict[Nus, int] = {}
+
+# memo tables of the operations (keys are ids; pair keys are packed into one int)
+_le_memo: dict[int, bool] = {}
+_sum_memo: dict[int, int] = {}
+_neg_memo: dict[int, int] = {}
+_birthday: dict[int, int] = {}
+_stops: dict[int, tuple[Fraction, Fraction]] = {}
+
+_SHIFT = 32
+
+
+def table_size() -> int:
+    """How many distinct canonical games have been built so far.
+
+    >>> table_size() > 0
+    True
+    """
+    return len(_left)
+
+
+def _is_number_id(g: int) -> bool:
+    t = _nus[g]
+    return t is not None and t[1] == 0 and t[2] == 0
+
+
+def _detect_nus(L: tuple[int, ...], R: tuple[int, ...]) -> Nus | None:
+    """The nus tag of the canonical game {L | R}, or None (see the module docstring)."""
+    if not L and not R:
+        return (Fraction(0), 0, 0)
+    tl = [_nus[i] for i in L]
+    tr = [_nus[i] for i in R]
+    if any(t is None for t in tl) or any(t is None for t in tr):
+        return None
+    nl, nr = len(L), len(R)
+    if nl == 1 and nr == 0:
+        x, u, n = tl[0]
+        if u == 0 and n == 0 and x.denominator == 1 and x >= 0:
+            return (x + 1, 0, 0)
+        return None
+    if nl == 0 and nr == 1:
+        x, u, n = tr[0]
+        if u == 0 and n == 0 and x.denominator == 1 and x <= 0:
+            return (x - 1, 0, 0)
+        return None
+    if nl == 0 or nr == 0:
+        return None
+    if nl == 1 and nr == 1:
+        (a, ua, na), (b, ub, nb) = tl[0], tr[0]
+        if ua == na == ub == nb == 0:
+            if a < b:
+                return ((a + b) / 2, 0, 0)
+            return (a, 0, 1) if a == b else None
+        if a != b:
+            return None
+        if ua == 0 and na == 0 and ub >= 0 and (ub, nb) != (0, 0):
+            return (a, ub + 1, nb ^ 1)
+        if ub == 0 and nb == 0 and ua <= 0 and (ua, na) != (0, 0):
+            return (a, ua - 1, na ^ 1)
+        return None
+    x = tl[0][0]
+    if any(t[0] != x for t in tl) or any(t[0] != x for t in tr):
+        return None
+    if L == R and all(t[1] == 0 for t in tl):
+        nims = sorted(t[2] for t in tl)
+        if nims == list(range(nl)):
+            return (x, 0, nl)
+        return None
+    if nl == 2 and nr == 1 and sorted((t[1], t[2]) for t in tl) == [(0, 0), (0, 1)] \
+            and (tr[0][1], tr[0][2]) == (0, 0):
+        return (x, 1, 1)
+    if nl == 1 and nr == 2 and sorted((t[1], t[2]) for t in tr) == [(0, 0), (0, 1)] \
+            and (tl[0][1], tl[0][2]) == (0, 0):
+        return (x, -1, 1)
+    return None
+
+
+def _intern(L: Iterable[int], R: Iterable[int]) -> int:
+    """The id of the game whose options, already canonical and free of dominated and
+    reversible options, are L and R (creating it if new)."""
+    key = (frozenset(L), frozenset(R))
+    g = _index.get(key)
+    if g is not None:
+        return g
+    g = len(_left)
+    lt = tuple(sorted(key[0]))
+    rt = tuple(sorted(key[1]))
+    _left.append(lt)
+    _right.append(rt)
+    tag = _detect_nus(lt, rt)
+    _nus.append(tag)
+    obj = object.__new__(Game)
+    obj._id = g
+    _objects.append(obj)
+    _index[key] = g
+    if tag is not None:
+        _nus_index.setdefault(tag, g)
+    return g
+
+
+def _nus_id(x: Fraction, u: int = 0, n: int = 0) -> int:
+    """The id of x + u.^ + *n, built from its canonical options."""
+    tag = (x, u, n)
+    g = _nus_index.get(tag)
+    if g is not None:
+        return g
+    if x.denominator & (x.denominator - 1):
+        raise UnsupportedError(f"{x} is not a dyadic rational, so it is not a short game")
+    if u == 0 and n == 0:
+        if x.denominator == 1:
+            # integers: build up from the nearest one already known, iteratively
+            if (Fraction(0), 0, 0) not in _nus_index:
+                _intern((), ())
+            k = int(x)
+            step = 1 if k > 0 else -1
+            j = k
+            while (Fraction(j), 0, 0) not in _nus_index:
+                j -= step
+            while j != k:
+                prev = _nus_index[(Fraction(j), 0, 0)]
+                j += step
+                _intern((prev,), ()) if step > 0 else _intern((), (prev,))
+            return _nus_index[tag]
+        e = Fraction(1, x.denominator)
+        return _intern((_nus_id(x - e),), (_nus_id(x + e),))
+    if u == 0:
+        # x + *n: build the nimbers below it first, iteratively
+        k = n
+        while k > 1 and (x, 0, k - 1) not in _nus_index:
+            k -= 1
+        for m in range(k, n + 1):
+            opts = [_nus_id(x, 0, j) for j in range(m)]
+            g = _intern(opts, opts)
+        return g
+    if u == 1 and n == 1:
+        return _intern((_nus_id(x), _nus_id(x, 0, 1)), (_nus_id(x),))
+    if u == -1 and n == 1:
+        return _intern((_nus_id(x),), (_nus_id(x), _nus_id(x, 0, 1)))
+    if u > 0:
+        k = u
+        while k > 1 and (x, k - 1, n ^ ((u - k + 1) & 1)) not in _nus_index:
+            k -= 1
+        for v in range(k, u + 1):
+            m = n ^ ((u - v) & 1)
+            if v == 1 and m == 1:
+                g = _nus_id(x, 1, 1)
+            else:
+                g = _intern((_nus_id(x),), (_nus_id(x, v - 1, m ^ 1),))
+        return g
+    k = u
+    while k < -1 and (x, k + 1, n ^ ((k + 1 - u) & 1)) not in _nus_index:
+        k += 1
+    for v in range(k, u - 1, -1):
+        m = n ^ ((v - u) & 1)
+        if v == -1 and m == 1:
+            g = _nus_id(x, -1, 1)
+        else:
+            g = _intern((_nus_id(x, v + 1, m ^ 1),), (_nus_id(x),))
+    return g
+
+
+def _simplest_between(a: Fraction | None, b: Fraction | None) -> Fraction:
+    """The simplest number x with a < x < b (None: unbounded); requires a < b."""
+    if (a is None or a < 0) and (b is None or b > 0):
+        return Fraction(0)
+    if b is None or (a is not None and a >= 0):
+        k = a.numerator // a.denominator + 1          # least integer > a
+        if b is None or k < b:
+            return Fraction(k)
+    else:
+        k = -((-b.numerator) // b.denominator) - 1     # greatest integer < b
+        if a is None or k > a:
+            return Fraction(k)
+    j = 1
+    while True:
+        m = (a * 2 ** j).__floor__() + 1
+        x = Fraction(m, 2 ** j)
+        if x < b:
+            return x
+        j += 1
+
+
+# --- comparison -------------------------------------------------------------------------
+
+def _nus_le(s: Nus, t: Nus) -> bool:
+    if s[0] != t[0]:
+        return s[0] < t[0]
+    a, b = s[1], t[1]
+    if a < b - 1:
+        return True
+    if a == b - 1:
+        return (s[2] ^ t[2]) != 1
+    return a == b and s[2] == t[2]
+
+
+def _le(g: int, h: int) -> bool:
+    """G <= H for canonical ids."""
+    if g == h:
+        return True
+    s, t = _nus[g], _nus[h]
+    if s is not None and t is not None:
+        return _nus_le(s, t)
+    key = (g << _SHIFT) | h
+    r = _le_memo.get(key)
+    if r is not None:
+        return r
+    result = True
+    # number avoidance: a number's options need not be tried against a non-number
+    if not (s is not None and s[1] == 0 and s[2] == 0):
+        for gl in _left[g]:
+            if _le(h, gl):
+                result = False
+                break
+    if result and not (t is not None and t[1] == 0 and t[2] == 0):
+        for hr in _right[h]:
+            if _le(hr, g):
+                result = False
+                break
+    _le_memo[key] = result
+    return result
+
+
+# --- canonical simplification -----------------------------------------------------------
+
+def _undominated(opts: set[int], left: bool) -> set[int]:
+    if len(opts) < 2:
+        return opts
+    keep = set()
+    for a in opts:
+        if left:
+            dominated = any(b != a and _le(a, b) for b in opts)
+        else:
+            dominated = any(b != a and _le(b, a) for b in opts)
+        if not dominated:
+            keep.add(a)
+    return keep
+
+
+class _RawGame:
+    """Comparisons of canonical games with G = {GL | GR}, a form not yet canonical."""
+
+    __slots__ = ("GL", "GR", "memo")
+
+    def __init__(self, GL: tuple[int, ...], GR: tuple[int, ...]) -> None:
+        self.GL, self.GR = GL, GR
+        self.memo: dict[tuple[int, int], bool] = {}
+
+    def ge(self, x: int) -> bool:
+        """X <= G."""
+        k = (0, x)
+        r = self.memo.get(k)
+        if r is None:
+            r = not any(self.le(xl) for xl in _left[x]) and \
+                not any(_le(gr, x) for gr in self.GR)
+            self.memo[k] = r
+        return r
+
+    def le(self, x: int) -> bool:
+        """G <= X."""
+        k = (1, x)
+        r = self.memo.get(k)
+        if r is None:
+            r = not any(_le(x, gl) for gl in self.GL) and \
+                not any(self.ge(xr) for xr in _right[x])
+            self.memo[k] = r
+        return r
+
+
+def _canon(L: Iterable[int], R: Iterable[int]) -> int:
+    """The canonical id of {L | R} for canonical option ids (any form, any multiplicity)."""
+    Ls, Rs = set(L), set(R)
+    if all(_is_number_id(i) for i in Ls) and all(_is_number_id(i) for i in Rs):
+        a = max((_nus[i][0] for i in Ls), default=None)
+        b = min((_nus[i][0] for i in Rs), default=None)
+        if a is None or b is None or a < b:
+            return _nus_id(_simplest_between(a, b))
+        return _intern((_nus_id(a),), (_nus_id(b),))
+    while True:
+        Ls = _undominated(Ls, True)
+        Rs = _undominated(Rs, False)
+        GL, GR = tuple(Ls), tuple(Rs)
+        raw = _RawGame(GL, GR)
+        x_le_g, g_le_x = raw.ge, raw.le
+        changed = False
+        newL: set[int] = set()
+        for a in GL:
+            for ar in _right[a]:
+                if x_le_g(ar):
+                    newL.update(_left[ar])     # bypass: replace A by A^RL
+                    changed = True
+                    break
+            else:
+                newL.add(a)
+        newR: set[int] = set()
+        for b in GR:
+            for bl in _left[b]:
+                if g_le_x(bl):
+                    newR.update(_right[bl])
+                    changed = True
+                    break
+            else:
+                newR.add(b)
+        Ls, Rs = newL, newR
+        if not changed:
+            return _intern(Ls, Rs)
+
+
+# --- sum and negation -------------------------------------------------------------------
+
+def _neg(g: int) -> int:
+    t = _nus[g]
+    if t is not None:
+        return _nus_id(-t[0], -t[1], t[2])
+    r = _neg_memo.get(g)
+    if r is None:
+        r = _intern([_neg(x) for x in _right[g]], [_neg(x) for x in _left[g]])
+        _neg_memo[g] = r
+        _neg_memo[r] = g
+    return r
+
+
+def _add(g: int, h: int) -> int:
+    s, t = _nus[g], _nus[h]
+    if s is not None and t is not None:
+        return _nus_id(s[0] + t[0], s[1] + t[1], s[2] ^ t[2])
+    if g > h:
+        g, h = h, g
+        s, t = t, s
+    key = (g << _SHIFT) | h
+    r = _sum_memo.get(key)
+    if r is not None:
+        return r
+    gnum = s is not None and s[1] == 0 and s[2] == 0
+    hnum = t is not None and t[1] == 0 and t[2] == 0
+    L: list[int] = []
+    R: list[int] = []
+    # number translation: a number's own options need not be played in a sum
+    if not gnum:
+        L.extend(_add(x, h) for x in _left[g])
+        R.extend(_add(x, h) for x in _right[g])
+    if not hnum:
+        L.extend(_add(g, x) for x in _left[h])
+        R.extend(_add(g, x) for x in _right[h])
+    r = _canon(L, R)
+    _sum_memo[key] = r
+    return r
+
+
+# --- derived quantities -----------------------------------------------------------------
+
+def _birthday_of(g: int) -> int:
+    b = _birthday.get(g)
+    if b is None:
+        b = 1 + max((_birthday_of(x) for x in _left[g] + _right[g]), default=-1)
+        _birthday[g] = b
+    return b
+
+
+def _stops_of(g: int) -> tuple[Fraction, Fraction]:
+    """(left stop, right stop)."""
+    r = _stops.get(g)
+    if r is None:
+        t = _nus[g]
+        if t is not None:
+            r = (t[0], t[0])
+        else:
+            r = (max(_stops_of(x)[1] for x in _left[g]),
+                 min(_stops_of(x)[0] for x in _right[g]))
+        _stops[g] = r
+    return r
+
+
+GameLike = Union["Game", int, Fraction, str]
+
+
+def _id_of(value: GameLike) -> int:
+    if isinstance(value, Game):
+        return value._id
+    if isinstance(value, bool):
+        raise TypeError("a bool is not a game")
+    if isinstance(value, int):
+        return _nus_id(Fraction(value))
+    if isinstance(value, Fraction):
+        return _nus_id(value)
+    if isinstance(value, float):
+        f = Fraction(value)
+        return _nus_id(f)
+    if isinstance(value, str):
+        from .notation import parse
+        return parse(value)._id
+    raise TypeError(f"cannot make a game from {type(value).__name__}")
+
+
+class Game:
+    """A short partizan game in canonical form; equal games are the same object.
+
+    ``Game(value)`` accepts a game, an integer, a dyadic Fraction or a CGSuite expression.
+    Left is the player called x / Black / bLue, Right is o / White / Red.
+
+    >>> g = Game("{0|^}")
+    >>> g is Game("^^*"), str(g), g.outcome, g.atomic_weight()
+    (True, '^^*', 'L', Game('2'))
+    >>> Game(1) + Game("1/2") == Game("3/2"), Game("+-1").temperature
+    (True, Fraction(1, 1))
+    """
+
+    __slots__ = ("_id", "__weakref__")
+    _id: int
+
+    def __new__(cls, value: GameLike = 0) -> Game:
+        return _objects[_id_of(value)]
+
+    @classmethod
+    def from_options(cls, left: Iterable[GameLike], right: Iterable[GameLike]) -> Game:
+        """The canonical game ``{left | right}``; options may be games, numbers or text.
+
+        >>> print(Game.from_options([0, STAR], [0]), Game.from_options([1], [-1]))
+        ^* +-1
+        """
+        return _objects[_canon([_id_of(x) for x in left], [_id_of(x) for x in right])]
+
+    # --- structure ---
+    @property
+    def id(self) -> int:
+        """The game's index in the global table (stable for the life of the process)."""
+        return self._id
+
+    @property
+    def left_options(self) -> tuple[Game, ...]:
+        """Left's options in canonical form."""
+        return tuple(_objects[x] for x in _left[self._id])
+
+    @property
+    def right_options(self) -> tuple[Game, ...]:
+        """Right's options in canonical form."""
+        return tuple(_objects[x] for x in _right[self._id])
+
+    @property
+    def nus(self) -> Nus | None:
+        """``(x, u, n)`` when the game is x + u.^ + *n, else None.
+
+        >>> Game("1/2v*3").nus
+        (Fraction(1, 2), -1, 3)
+        """
+        return _nus[self._id]
+
+    @property
+    def is_number(self) -> bool:
+        """Whether the game is a (dyadic rational) number."""
+        return _is_number_id(self._id)
+
+    @property
+    def is_integer(self) -> bool:
+        t = _nus[self._id]
+        return t is not None and t[1] == 0 and t[2] == 0 and t[0].denominator == 1
+
+    @property
+    def is_nimber(self) -> bool:
+        t = _nus[self._id]
+        return t is not None and t[0] == 0 and t[1] == 0
+
+    @property
+    def is_infinitesimal(self) -> bool:
+        """Whether both stops are 0 (0 itself counts)."""
+        return _stops_of(self._id) == (0, 0)
+
+    @property
+    def is_all_small(self) -> bool:
+        """Whether every follower with an option for one player has options for both
+        (equivalently: every number among the followers is 0)."""
+        from .infinitesimals import is_all_small
+        return is_all_small(self)
+
+    def number(self) -> Fraction:
+        """The value as a Fraction; UnsupportedError when the game is not a number."""
+        if not self.is_number:
+            raise UnsupportedError(f"{self} is not a number")
+        return _nus[self._id][0]
+
+    @property
+    def birthday(self) -> int:
+        """The birthday (height of the canonical game tree).
+
+        >>> Game("^").birthday, Game("3/4").birthday
+        (2, 3)
+        """
+        return _birthday_of(self._id)
+
+    # --- comparison ---
+    def __le__(self, other: GameLike) -> bool:
+        return _le(self._id, _id_of(other))
+
+    def __ge__(self, other: GameLike) -> bool:
+        return _le(_id_of(other), self._id)
+
+    def __lt__(self, other: GameLike) -> bool:
+        h = _id_of(other)
+        return h != self._id and _le(self._id, h)
+
+    def __gt__(self, other: GameLike) -> bool:
+        h = _id_of(other)
+        return h != self._id and _le(h, self._id)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Game):
+            return other is self
+        try:
+            return _id_of(other) == self._id          # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return self._id
+
+    def compare(self, other: GameLike) -> str:
+        """One of ``'<' '>' '=' '||'`` (``||``: confused, incomparable).
+
+        >>> Game("*").compare(0), Game("^").compare("*"), Game("1/2").compare(1)
+        ('||', '||', '<')
+        """
+        h = _id_of(other)
+        if h == self._id:
+            return "="
+        le, ge = _le(self._id, h), _le(h, self._id)
+        return "<" if le else ">" if ge else "||"
+
+    def fuzzy(self, other: GameLike) -> bool:
+        """Whether the games are confused (``G || H``)."""
+        return self.compare(other) == "||"
+
+    @property
+    def outcome(self) -> str:
+        """``'L'`` (Left wins), ``'R'``, ``'N'`` (first player wins) or ``'P'`` (second).
+
+        >>> [Game(x).outcome for x in ("1", "-1", "*", "0")]
+        ['L', 'R', 'N', 'P']
+        """
+        zero = _nus_id(Fraction(0))
+        ge0, le0 = _le(zero, self._id), _le(self._id, zero)
+        return "P" if ge0 and le0 else "L" if ge0 else "R" if le0 else "N"
+
+    # --- arithmetic ---
+    def __add__(self, other: GameLike) -> Game:
+        return _objects[_add(self._id, _id_of(other))]
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Game:
+        return _objects[_neg(self._id)]
+
+    def __pos__(self) -> Game:
+        return self
+
+    def __sub__(self, other: GameLike) -> Game:
+        return _objects[_add(self._id, _neg(_id_of(other)))]
+
+    def __rsub__(self, other: GameLike) -> Game:
+        return _objects[_add(_id_of(other), _neg(self._id))]
+
+    def __mul__(self, n: int) -> Game:
+        """``n`` copies of the game added together (n an integer, negative allowed)."""
+        if not isinstance(n, int) or isinstance(n, bool):
+            return NotImplemented
+        g = self._id if n >= 0 else _neg(self._id)
+        n = abs(n)
+        result = _nus_id(Fraction(0))
+        while n:
+            if n & 1:
+                result = _add(result, g)
+            n >>= 1
+            if n:
+                g = _add(g, g)
+        return _objects[result]
+
+    __rmul__ = __mul__
+
+    # --- stops, thermograph, infinitesimal analysis ---
+    @property
+    def left_stop(self) -> Fraction:
+        """Left's stop: the number reached when Left moves first and both play optimally
+        for the stopping position (Siegel II.3)."""
+        return _stops_of(self._id)[0]
+
+    @property
+    def right_stop(self) -> Fraction:
+        return _stops_of(self._id)[1]
+
+    def thermograph(self):
+        """The thermograph (see :mod:`clobbermania.cgt.thermograph`)."""
+        from .thermograph import thermograph
+        return thermograph(self)
+
+    @property
+    def temperature(self) -> Fraction:
+        """The temperature; numbers m/2^j have -1/2^j, as in CGSuite."""
+        from .thermograph import temperature
+        return temperature(self)
+
+    @property
+    def mean(self) -> Fraction:
+        """The mean value (the mast of the thermograph)."""
+        from .thermograph import mean
+        return mean(self)
+
+    def atomic_weight(self) -> Game:
+        """The atomic weight of an all-small game (see :mod:`.infinitesimals`)."""
+        from .infinitesimals import atomic_weight
+        return atomic_weight(self)
+
+    def reduced(self) -> Game:
+        """The reduced canonical form (the simplest game infinitesimally close)."""
+        from .infinitesimals import reduced_canonical_form
+        return reduced_canonical_form(self)
+
+    # --- text ---
+    def __str__(self) -> str:
+        from .notation import format_game
+        return format_game(self)
+
+    def __repr__(self) -> str:
+        return f"Game({str(self)!r})"
+
+    def __reduce__(self):
+        # pickling rebuilds the game from its text, which yields the same canonical object
+        return (Game, (str(self),))
+
+
+def number(x: int | Fraction | str) -> Game:
+    """The number x (a dyadic rational).
+
+    >>> print(number(Fraction(-3, 4)), number(5))
+    -3/4 5
+    """
+    return _objects[_nus_id(Fraction(x))]
+
+
+def nimber(n: int) -> Game:
+    """The nimber *n.
+
+    >>> print(nimber(2) + nimber(3))
+    *
+    """
+    if n < 0:
+        raise UnsupportedError(f"a nimber is *n for n >= 0, not *{n}")
+    return _objects[_nus_id(Fraction(0), 0, n)]
+
+
+def nus(x: int | Fraction = 0, ups: int = 0, nim: int = 0) -> Game:
+    """x + ups.^ + *nim.
+
+    >>> print(nus(1, 2, 1), nus(0, -3, 0))
+    1^^* v3
+    """
+    if nim < 0:
+        raise UnsupportedError(f"a nimber is *n for n >= 0, not *{nim}")
+    return _objects[_nus_id(Fraction(x), ups, nim)]
+
+
+ZERO = number(0)
+ONE = number(1)
+STAR = nimber(1)
+UP = nus(0, 1, 0)
+DOWN = -UP
+
+
+__all__ = ["Game", "number", "nimber", "nus", "table_size", "ZERO", "ONE", "STAR", "UP",
+           "DOWN"]
