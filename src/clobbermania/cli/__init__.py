@@ -12,6 +12,7 @@ import click
 
 from .. import __version__
 from ..errors import ClobbermaniaError
+from .cgt import cgt
 from .grundy import grundy
 from .reproduce import reproduce
 from .solitaire import solitaire
@@ -32,6 +33,7 @@ def cli() -> None:
 cli.add_command(solitaire)
 cli.add_command(reproduce)
 cli.add_command(grundy)
+cli.add_command(cgt)
 
 
 def main(argv: list[str] | None = None) -> None:
