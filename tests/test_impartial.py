@@ -12,6 +12,7 @@ from cli_runner import run_cli
 
 from clobbermania.clobber import _impartial_kernels as K
 from clobbermania.clobber.impartial import (
+    GrundyMemoryLimit,
     GrundySolver,
     GrundyTimeout,
     choose_move,
@@ -413,3 +414,10 @@ def test_choose_move_out_of_time_still_moves():
     p = Position.checkerboard(6, 6)
     mv, why = choose_move(p, time_limit=0.01)
     assert mv in p.moves() and why.startswith("out of time")
+
+
+def test_memory_limit_stops_the_kernel():
+    solver = GrundySolver(memo_limit=50_000)
+    with pytest.raises(GrundyMemoryLimit, match="memory limit of 50,000"):
+        solver.value(Position.checkerboard(4, 5))
+    assert isinstance(GrundyMemoryLimit("x"), GrundyTimeout)  # the CLI reports exact: false

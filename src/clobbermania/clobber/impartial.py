@@ -67,6 +67,7 @@ from ..stones import BLACK, EMPTY, WHITE, Board, Move, Position
 __all__ = [
     "GrundyResult",
     "GrundySolver",
+    "GrundyMemoryLimit",
     "GrundyTimeout",
     "RowValues",
     "choose_move",
@@ -97,6 +98,28 @@ class RowValues(Protocol):
 
 class GrundyTimeout(ClobbermaniaError):
     """The time limit ran out before the Grundy value was known."""
+
+
+class GrundyMemoryLimit(GrundyTimeout):
+    """The memo reached its size limit (``GrundySolver.memo_limit``) before the value was
+    known; handled like a timeout (the CLI reports ``exact: false``)."""
+
+
+#: Bytes one memo entry of the numba kernel takes (measured: about 105 on 2M entries).
+MEMO_ENTRY_BYTES = 110
+
+
+def _default_memo_limit() -> int:
+    """Memo entries allowed: 40 % of the memory available now, at least a million."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    return max(1_000_000, int(0.4 * avail) // MEMO_ENTRY_BYTES)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 20_000_000
 
 
 def mex(values: Iterable[int]) -> int:
@@ -263,15 +286,18 @@ class GrundySolver:
     """A memo of component values (by canonical key) and the search that fills it.
 
     Reuse one solver to share the cache across calls; :func:`grundy_value` keeps one per
-    database. ``db``: an optional row database (see :class:`RowValues`).
+    database. ``db``: an optional row database (see :class:`RowValues`). ``memo_limit``:
+    the most component values the numba kernel may store before the search stops with
+    :class:`GrundyMemoryLimit` (default: 40 % of the available memory).
 
     >>> s = GrundySolver()
     >>> s.value(Position.from_string("xoxo")), s.value(Position.from_string("xxo/..o"))
     (3, 0)
     """
 
-    def __init__(self, db: RowValues | None = None) -> None:
+    def __init__(self, db: RowValues | None = None, memo_limit: int | None = None) -> None:
         self.db = db
+        self.memo_limit = memo_limit if memo_limit is not None else _default_memo_limit()
         self.db_max = int(db.max_stones) if db is not None else 0
         self.values: dict[Any, int] = {}
         # graph components: key -> (board, cells) to expand; boards numbered for the key
@@ -348,6 +374,11 @@ class GrundySolver:
             self.searched += len(memo) - before
             if g >= 0:
                 return int(g)
+            if len(memo) + len(self.values) > self.memo_limit:
+                raise GrundyMemoryLimit(
+                    f"the search stopped at its memory limit of {self.memo_limit:,} stored "
+                    "component values (about "
+                    f"{self.memo_limit * MEMO_ENTRY_BYTES / 2**30:.1f} GiB)")
             if deadline is not None and time.perf_counter() > deadline:
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
