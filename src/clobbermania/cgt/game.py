@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Union
@@ -52,8 +53,14 @@ _nus_index: dict[Nus, int] = {}
 _le_memo: dict[int, bool] = {}
 _sum_memo: dict[int, int] = {}
 _neg_memo: dict[int, int] = {}
-_birthday: dict[int, int] = {}
-_stops: dict[int, tuple[Fraction, Fraction]] = {}
+_birth: list[int] = []                                  # birthday, set when interned
+_stop_pairs: list[tuple[Fraction, Fraction]] = []       # (left stop, right stop), likewise
+
+# Sums and comparisons recurse on the game tree (depth about the sum of the birthdays, a
+# few Python frames per level); the default limit of 1000 is too low for games born on
+# day 200 or so, which a long Clobber row can reach.
+if sys.getrecursionlimit() < 20000:
+    sys.setrecursionlimit(20000)
 
 _SHIFT = 32
 
@@ -137,6 +144,12 @@ def _intern(L: Iterable[int], R: Iterable[int]) -> int:
     _right.append(rt)
     tag = _detect_nus(lt, rt)
     _nus.append(tag)
+    _birth.append(1 + max((_birth[x] for x in lt + rt), default=-1))
+    if tag is not None:
+        _stop_pairs.append((tag[0], tag[0]))
+    else:
+        _stop_pairs.append((max(_stop_pairs[x][1] for x in lt),
+                            min(_stop_pairs[x][0] for x in rt)))
     obj = object.__new__(Game)
     obj._id = g
     _objects.append(obj)
@@ -397,25 +410,12 @@ def _add(g: int, h: int) -> int:
 # --- derived quantities -----------------------------------------------------------------
 
 def _birthday_of(g: int) -> int:
-    b = _birthday.get(g)
-    if b is None:
-        b = 1 + max((_birthday_of(x) for x in _left[g] + _right[g]), default=-1)
-        _birthday[g] = b
-    return b
+    return _birth[g]
 
 
 def _stops_of(g: int) -> tuple[Fraction, Fraction]:
     """(left stop, right stop)."""
-    r = _stops.get(g)
-    if r is None:
-        t = _nus[g]
-        if t is not None:
-            r = (t[0], t[0])
-        else:
-            r = (max(_stops_of(x)[1] for x in _left[g]),
-                 min(_stops_of(x)[0] for x in _right[g]))
-        _stops[g] = r
-    return r
+    return _stop_pairs[g]
 
 
 GameLike = Union["Game", int, Fraction, str]
