@@ -14,7 +14,8 @@ Prints, for BENCHMARKS.md:
 The machine may be shared: figures taken while other jobs run are noisy, hence medians.
 
     python benchmarks/grundy.py [--repeat 3] [--max 30] [--run-32] [--skip-family]
-                                [--family-n 100000] [--workdir DIR] [--jobs J]
+                                [--family-n 100000] [--family-only] [--workdir DIR]
+                                [--jobs J]
 """
 
 from __future__ import annotations
@@ -77,12 +78,27 @@ def project(by_length: dict[str, float], target: int) -> tuple[float, float]:
     return ratio_est, doubling
 
 
+def family(args, report) -> None:
+    """The (ox)^n figure, from families.family_values (helper module of issue 4)."""
+    try:
+        from clobbermania.clobber.families import family_values
+    except ImportError:
+        report(f"(ox)^n to n = {args.family_n:,}", "not available (no families module)")
+        return
+    family_values("ox", 50)
+    t = time.perf_counter()
+    values = family_values("ox", args.family_n)
+    report(f"(ox)^n to n = {args.family_n:,}",
+           f"{time.perf_counter() - t:.1f} s  ({values.count(0)} losing n)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--max", type=int, default=30, help="the long build (default 30)")
     ap.add_argument("--run-32", action="store_true", help="also build to 32 stones")
     ap.add_argument("--skip-family", action="store_true")
+    ap.add_argument("--family-only", action="store_true", help="only the (ox)^n figure")
     ap.add_argument("--family-n", type=int, default=100_000)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--workdir", type=Path, help="where to build (default: a temp dir)")
@@ -95,6 +111,9 @@ def main() -> None:
         rows.append((name, value))
         print(f"{name:<48} {value}", flush=True)
 
+    if args.family_only:
+        family(args, report)
+        return
     # -- build to 27, median of --repeat fresh builds
     runs = []
     for i in range(args.repeat):
@@ -160,19 +179,8 @@ def main() -> None:
     if not args.workdir:
         shutil.rmtree(work, ignore_errors=True)
 
-    # -- the (ox)^n family
     if not args.skip_family:
-        try:
-            from clobbermania.clobber.families import family_values
-        except ImportError:
-            report(f"(ox)^n to n = {args.family_n:,}", "not available (no families module)")
-        else:
-            family_values("ox", 50)
-            t = time.perf_counter()
-            values = family_values("ox", args.family_n)
-            report(f"(ox)^n to n = {args.family_n:,}",
-                   f"{time.perf_counter() - t:.1f} s  ({values.count(0)} losing n)")
-
+        family(args, report)
     print()
     print("| figure | value |")
     print("|---|---|")
