@@ -24,6 +24,7 @@ def clear_memos() -> None:
     core._le_memo.clear()
     core._sum_memo.clear()
     core._neg_memo.clear()
+    core._canon_memo.clear()
 
 
 def random_games(n: int, seed: int) -> list[Game]:

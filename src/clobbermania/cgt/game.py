@@ -53,6 +53,7 @@ _nus_index: dict[Nus, int] = {}
 _le_memo: dict[int, bool] = {}
 _sum_memo: dict[int, int] = {}
 _neg_memo: dict[int, int] = {}
+_canon_memo: dict[tuple[frozenset, frozenset], int] = {}   # raw option sets -> canonical id
 _birth: list[int] = []                                  # birthday, set when interned
 _stop_pairs: list[tuple[Fraction, Fraction]] = []       # (left stop, right stop), likewise
 
@@ -284,17 +285,34 @@ def _le(g: int, h: int) -> bool:
 # --- canonical simplification -----------------------------------------------------------
 
 def _undominated(opts: set[int], left: bool) -> set[int]:
+    """The options not dominated by another (for Left: not <= another; for Right: not >=).
+
+    Options are distinct canonical games, so domination is strict and the maximal
+    (minimal) ones are found in one pass: a newcomer is dropped if a kept option dominates
+    it, else it evicts the kept options it dominates."""
     if len(opts) < 2:
         return opts
-    keep = set()
+    le = _le
+    kept: list[int] = []
     for a in opts:
+        dominated = False
         if left:
-            dominated = any(b != a and _le(a, b) for b in opts)
+            for k in kept:
+                if le(a, k):
+                    dominated = True
+                    break
+            if not dominated:
+                kept = [k for k in kept if not le(k, a)]
         else:
-            dominated = any(b != a and _le(b, a) for b in opts)
+            for k in kept:
+                if le(k, a):
+                    dominated = True
+                    break
+            if not dominated:
+                kept = [k for k in kept if not le(a, k)]
         if not dominated:
-            keep.add(a)
-    return keep
+            kept.append(a)
+    return set(kept)
 
 
 class _RawGame:
@@ -329,7 +347,17 @@ class _RawGame:
 
 def _canon(L: Iterable[int], R: Iterable[int]) -> int:
     """The canonical id of {L | R} for canonical option ids (any form, any multiplicity)."""
-    Ls, Rs = set(L), set(R)
+    key = (frozenset(L), frozenset(R))
+    g = _index.get(key)                     # already canonical
+    if g is None:
+        g = _canon_memo.get(key)
+    if g is None:
+        g = _canon_uncached(set(key[0]), set(key[1]))
+        _canon_memo[key] = g
+    return g
+
+
+def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
     if all(_is_number_id(i) for i in Ls) and all(_is_number_id(i) for i in Rs):
         a = max((_nus[i][0] for i in Ls), default=None)
         b = min((_nus[i][0] for i in Rs), default=None)
@@ -393,15 +421,21 @@ def _add(g: int, h: int) -> int:
         return r
     gnum = s is not None and s[1] == 0 and s[2] == 0
     hnum = t is not None and t[1] == 0 and t[2] == 0
+    if gnum or hnum:
+        # number translation (Siegel II.3): x + G = {x + G^L | x + G^R} for G not a number,
+        # and translating a canonical form by a number leaves it canonical
+        x, h = (g, h) if gnum else (h, g)
+        if _nus[x][0] == 0:
+            return h
+        r = _intern([_add(x, y) for y in _left[h]], [_add(x, y) for y in _right[h]])
+        _sum_memo[key] = r
+        return r
     L: list[int] = []
     R: list[int] = []
-    # number translation: a number's own options need not be played in a sum
-    if not gnum:
-        L.extend(_add(x, h) for x in _left[g])
-        R.extend(_add(x, h) for x in _right[g])
-    if not hnum:
-        L.extend(_add(g, x) for x in _left[h])
-        R.extend(_add(g, x) for x in _right[h])
+    L.extend(_add(x, h) for x in _left[g])
+    R.extend(_add(x, h) for x in _right[g])
+    L.extend(_add(g, x) for x in _left[h])
+    R.extend(_add(g, x) for x in _right[h])
     r = _canon(L, R)
     _sum_memo[key] = r
     return r
