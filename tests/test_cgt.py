@@ -222,7 +222,9 @@ def test_printing_special_forms():
     cases = {"0": "0", "*": "*", "*2": "*2", "^": "^", "v": "v", "^^*": "^^*",
              "v3": "v3", "^3": "^3", "{1|*}": "{1|*}", "1/2": "1/2", "-3/4": "-3/4",
              "+-1": "+-1", "{0,*|0}": "^*", "2*": "2*", "1^*": "1^*", "{0|^}": "^^*",
-             "{1|0}": "{1|0}", "+-1/2": "+-1/2", "^ + *2": "^*2", "{2|1||0}": "{2|1||0}"}
+             "{1|0}": "1/2+-1/2", "+-1/2": "+-1/2", "^ + *2": "^*2", "{3|1}": "2+-1",
+             "{0|-1}": "-1/2+-1/2", "{2|1||0}": "{3/2+-1/2|0}", "{{1|*}|-1}": "{1|*||-1}",
+             "{0||0|-1}": "{0|-1/2+-1/2}"}
     for text, printed in cases.items():
         assert str(parse(text)) == printed, text
 
@@ -347,7 +349,7 @@ def test_atomic_weight_additive_and_two_ahead():
 
 def test_reduced_canonical_form():
     assert [str(parse(s).reduced()) for s in ("^", "^^*", "3/2v*", "{1|*}", "{2|^}")] == \
-        ["0", "0", "3/2", "{1|0}", "{2|0}"]
+        ["0", "0", "3/2", "1/2+-1/2", "1+-1"]
     pool = random_games(51, rounds=2)
     rng = random.Random(51)
     for g in pool:
@@ -380,7 +382,7 @@ def test_cli_value(capsys):
     assert obj["atomic_weight"] == "2" and obj["temperature"] == "0" and "seconds" in obj
     code, out, _ = run_cli(capsys, "cgt", "value", "+-1 + 1/2", "--json")
     obj = json.loads(out)
-    assert obj["value"] == "{3/2|-1/2}" and obj["atomic_weight"] is None
+    assert obj["value"] == "1/2+-1" and obj["atomic_weight"] is None
     assert obj["mean"] == "1/2" and obj["temperature"] == "1"
 
 

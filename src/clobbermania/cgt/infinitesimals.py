@@ -35,7 +35,7 @@ by an infinitesimal get the same rcf.
 >>> [str(Game(s).atomic_weight()) for s in ("^", "*", "^*", "{0|^}", "{0,*|0,v*}")]
 ['1', '0', '1', '2', '-1']
 >>> print(Game("{1|*}").reduced(), Game("^^*").reduced(), Game("{2|^}").reduced())
-{1|0} 0 {2|0}
+1/2+-1/2 0 1+-1
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def reduced_canonical_form(game: _g.Game) -> _g.Game:
     """The reduced canonical form: the simplest game infinitesimally close to ``game``.
 
     >>> print(reduced_canonical_form(_g.Game("{1|*}")), reduced_canonical_form(_g.Game("3^*")))
-    {1|0} 3
+    1/2+-1/2 3
     """
     g = game._id
     t = _g._nus[g]

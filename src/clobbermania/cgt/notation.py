@@ -2,10 +2,12 @@
 
 Printing (``format_game``): numbers as ``0 1 -3/4``; x + u.^ + *n as the number (left out
 when 0), then ``^ ^^ ^3 ...`` or ``v vv v3 ...``, then ``* *2 ...`` (``1^*``, ``v3*2``,
-``-1/2v*``); a switch {x|-x} with x a positive number as ``+-x``; any other game as
+``-1/2v*``); a switch {a|b} of numbers a > b as ``m+-d`` (m = (a+b)/2, d = (a-b)/2,
+m left out when 0: ``+-1``, ``1/2+-1/2`` for {1|0}; CGSuite reads a+-b as a + {b|-b}); any
+other game as
 ``{L1,L2|R1,R2}``, where a side whose only option is itself a braced game is written
 without its braces and the separating bar is doubled, trebled, ... so that it outnumbers
-the bars inside (``{0||vv*|vv*}`` is ``{0|{vv*|vv*}}``, ``{2|1||0}`` is ``{{2|1}|0}``).
+the bars inside (``{0||vv*|vv*}`` is ``{0|{vv*|vv*}}``, ``{{2|1}|0}`` prints as ``{3/2+-1/2|0}``).
 
 Parsing (``parse``) reads what printing writes, and more:
 
@@ -21,7 +23,7 @@ Parsing (``parse``) reads what printing writes, and more:
 Printing round-trips: ``parse(format_game(g)) is g`` for every canonical game.
 
 >>> print(parse("{0||vv*|vv*}"), parse("{0|^}"), parse("{2|1||0}"), parse("+-1 + 1/2"))
-{0|v3} ^^* {2|1||0} {3/2|-1/2}
+{0|v3} ^^* {3/2+-1/2|0} 1/2+-1
 """
 
 from __future__ import annotations
@@ -58,8 +60,8 @@ def _braced(g: int) -> tuple[str, int] | None:
     if t is not None:
         return None
     L, R = _g._left[g], _g._right[g]
-    if len(L) == 1 and len(R) == 1 and _g._neg(L[0]) == R[0] and _g._is_number_id(L[0]):
-        return None                                  # +-x
+    if len(L) == 1 and len(R) == 1 and _g._is_number_id(L[0]) and _g._is_number_id(R[0]):
+        return None                                  # x+-y
     sides = []
     bars = 0
     for opts in (L, R):
@@ -86,7 +88,9 @@ def _format_id(g: int) -> str:
     else:
         b = _braced(g)
         if b is None:
-            s = "+-" + _format_id(_g._left[g][0])
+            a, c = _g._nus[_g._left[g][0]][0], _g._nus[_g._right[g][0]][0]
+            mid = (a + c) / 2
+            s = ("" if mid == 0 else _format_number(mid)) + "+-" + _format_number((a - c) / 2)
         else:
             s = "{" + b[0] + "}"
     _fmt_cache[g] = s
@@ -99,6 +103,8 @@ def format_game(game: _g.Game) -> str:
     >>> from clobbermania.cgt import Game
     >>> [format_game(Game.from_options(l, r)) for l, r in [([0], ["*"]), (["^"], []), ([1], ["*"])]]
     ['^', '1', '{1|*}']
+    >>> print(parse("{2|1||0}"), parse("{{1|*}|-1}"), parse("{3|1}"))
+    {3/2+-1/2|0} {1|*||-1} 2+-1
     """
     return _format_id(game._id)
 
