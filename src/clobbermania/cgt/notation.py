@@ -4,10 +4,10 @@ Printing (``format_game``): numbers as ``0 1 -3/4``; x + u.^ + *n as the number 
 when 0), then ``^ ^^ ^3 ...`` or ``v vv v3 ...``, then ``* *2 ...`` (``1^*``, ``v3*2``,
 ``-1/2v*``); a switch {a|b} of numbers a > b as ``m+-d`` (m = (a+b)/2, d = (a-b)/2,
 m left out when 0: ``+-1``, ``1/2+-1/2`` for {1|0}; CGSuite reads a+-b as a + {b|-b}); any
-other game as
-``{L1,L2|R1,R2}``, where a side whose only option is itself a braced game is written
-without its braces and the separating bar is doubled, trebled, ... so that it outnumbers
-the bars inside (``{0||vv*|vv*}`` is ``{0|{vv*|vv*}}``, ``{{2|1}|0}`` prints as ``{3/2+-1/2|0}``).
+other game as ``{L1,L2|R1,R2}``, where a side whose only option is itself a braced game is
+written without its braces and the separating bar is doubled, trebled, ... so that it
+outnumbers the bars inside (``{1|*||-1}`` is ``{{1|*}|-1}``; ``{0||vv*|vv*}`` is read as
+``{0|{vv*|vv*}}``).
 
 Parsing (``parse``) reads what printing writes, and more:
 
