@@ -21,10 +21,7 @@ from clobbermania.stones import BLACK, WHITE, Position
 
 
 def clear_memos() -> None:
-    core._le_memo.clear()
-    core._sum_memo.clear()
-    core._neg_memo.clear()
-    core._canon_memo.clear()
+    core.clear_caches()
 
 
 def random_games(n: int, seed: int) -> list[Game]:

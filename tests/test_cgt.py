@@ -284,6 +284,8 @@ def test_mean_is_additive_and_stops_bound_it(seed):
         g, h = rng.choice(pool), rng.choice(pool)
         assert (g + h).mean == g.mean + h.mean
         assert g.right_stop <= g.mean <= g.left_stop
+        # the temperature of a sum is at most the larger temperature
+        assert (g + h).temperature <= max(g.temperature, h.temperature, 0)
         if not g.is_number:
             assert (g + 1).temperature == g.temperature
             assert g.temperature >= 0

@@ -13,12 +13,13 @@
 (True, True, '1')
 """
 
-from .game import DOWN, ONE, STAR, UP, ZERO, Game, nimber, number, nus, table_size
+from .game import DOWN, ONE, STAR, UP, ZERO, Game, clear_caches, nimber, number, nus, table_size
 from .infinitesimals import atomic_weight, is_all_small, reduced_canonical_form
 from .notation import format_game, parse
 from .thermograph import Thermograph, Trajectory, mean, temperature, thermograph
 
-__all__ = ["Game", "number", "nimber", "nus", "table_size", "ZERO", "ONE", "STAR", "UP",
+__all__ = ["Game", "number", "nimber", "nus", "table_size", "clear_caches", "ZERO", "ONE",
+           "STAR", "UP",
            "DOWN", "parse", "format_game", "thermograph", "temperature", "mean",
            "Thermograph", "Trajectory", "atomic_weight", "is_all_small",
            "reduced_canonical_form"]

@@ -75,6 +75,19 @@ def table_size() -> int:
     return len(_left)
 
 
+def clear_caches() -> None:
+    """Forget memoised sums, negatives, comparisons and canonicalisations (the games
+    themselves stay: ids and objects remain valid). For long runs short of memory.
+
+    >>> clear_caches(); (UP + UP).compare(UP)
+    '>'
+    """
+    _le_memo.clear()
+    _sum_memo.clear()
+    _neg_memo.clear()
+    _canon_memo.clear()
+
+
 def _is_number_id(g: int) -> bool:
     t = _nus[g]
     return t is not None and t[1] == 0 and t[2] == 0
@@ -749,5 +762,6 @@ UP = nus(0, 1, 0)
 DOWN = -UP
 
 
-__all__ = ["Game", "number", "nimber", "nus", "table_size", "ZERO", "ONE", "STAR", "UP",
+__all__ = ["Game", "number", "nimber", "nus", "table_size", "clear_caches", "ZERO", "ONE",
+           "STAR", "UP",
            "DOWN"]
