@@ -108,6 +108,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="small boards, one repeat")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--random", type=int, default=100, help="random boards to check")
+    ap.add_argument("--sides", default="250,251,500,501,999,1000",
+                    help="sides of the square boards timed, comma-separated")
     args = ap.parse_args()
     print(f"# {time.strftime('%Y-%m-%d')}  {platform.machine()}  Python "
           f"{platform.python_version()}")
@@ -115,7 +117,7 @@ def main() -> None:
         checkerboards([50, 101], 1)
         hamming_reducer(1)
         return
-    checkerboards([250, 251, 500, 501, 1000], args.repeat)
+    checkerboards([int(x) for x in args.sides.split(",")], args.repeat)
     random_sizes(args.random)
     hamming_reducer(max(args.repeat, 5))
     checker()
