@@ -13,6 +13,7 @@ import click
 from .. import __version__
 from ..errors import ClobbermaniaError
 from .cgt import cgt
+from .clobber import clobber, mcgs
 from .grundy import grundy
 from .reproduce import reproduce
 from .solitaire import solitaire
@@ -34,6 +35,8 @@ cli.add_command(solitaire)
 cli.add_command(reproduce)
 cli.add_command(grundy)
 cli.add_command(cgt)
+cli.add_command(clobber)
+cli.add_command(mcgs)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -74,3 +74,4 @@ from .hamming import hamming_claims  # noqa: E402, F401
 # -- anchor: reproduce hamming --
 from .grundy import grundy_claims  # noqa: E402, F401
 # -- anchor: reproduce grundy --
+# -- anchor: reproduce clobber --
