@@ -421,3 +421,29 @@ def test_memory_limit_stops_the_kernel():
     with pytest.raises(GrundyMemoryLimit, match="memory limit of 50,000"):
         solver.value(Position.checkerboard(4, 5))
     assert isinstance(GrundyMemoryLimit("x"), GrundyTimeout)  # the CLI reports exact: false
+
+
+def test_kernel_table_grows_and_keeps_every_value():
+    board = Board.grid(3, 6)
+    adj = np.array(board.adjacency_masks, dtype=np.uint64)
+    perms = np.array(board.symmetries(), dtype=np.int64)
+    p = Position.checkerboard(3, 6)
+    memo = K.Memo(capacity_log2=4)  # 16 slots: the search has to grow it many times
+    budget = np.zeros(1, dtype=np.int64)
+    while True:
+        if memo.full:
+            K.grow_memo(memo)
+        budget[0] = 10**9
+        g = K.component_value(np.uint64(p.black), np.uint64(p.white), adj, perms, 6,
+                              *memo.arrays(), budget)
+        if g >= 0:
+            break
+    # the 3x6 value is 0 (MCGS: 3xn impartial checkerboards); 333,152 parts, as the typed
+    # dict of the first version of this kernel stored: growth loses nothing
+    assert g == 0 and len(memo) == 333_152
+    assert memo.keys_b.shape[0] >= len(memo) / 0.7
+    kb, kw = K.canonical(np.uint64(p.black), np.uint64(p.white), perms, 6)
+    assert K.memo_get(memo, kb, kw) == 0
+    small = Position.from_string("xo..../ox..../......")
+    sb, sw = K.canonical(np.uint64(small.black), np.uint64(small.white), perms, 6)
+    assert K.memo_get(memo, sb, sw) == 0  # the 2x2 checkerboard, stored on the way

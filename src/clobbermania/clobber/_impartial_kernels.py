@@ -11,22 +11,98 @@ Canonical key of a component: the least (black, white) pair over the board's sym
 (``perms``, one row per symmetry) and the colour swap; on a grid (``cols > 0``) every
 image is first translated to touch the top row and the left column (a right shift by
 ``r0 * cols + c0``: no stone has column < c0, so nothing wraps).
+
+The memo is an open-addressing hash table in three numpy arrays (black keys, white keys,
+int16 values; 18 bytes a slot, against about 105 bytes an entry for a numba typed dict),
+indexed by the splitmix64 finaliser of the key. A free slot has black key ``EMPTY_KEY``
+(all ones: no component has every square black and a white stone too). When the table
+is 70 % full the search stops as if its budget had run out; the caller grows the table
+(:func:`grow_memo`) and calls again, and the finished values are kept.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
-from ..solitaire._kernels import U0, U1, bit_index, flood, lowbit
+from ..solitaire._kernels import U0, U1, bit_index, flood, lowbit, mix64
 
-KEY_TYPE = types.UniTuple(types.uint64, 2)
+EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# the fill (in 1/10) at which a search stops so that the table can grow
+MAX_FILL_TENTHS = 7
 
 
-def new_memo() -> Dict:
+class Memo:
+    """The kernel's table and its entry count (``count[0]``)."""
+
+    def __init__(self, capacity_log2: int = 16) -> None:
+        cap = 1 << capacity_log2
+        self.keys_b = np.full(cap, EMPTY_KEY, dtype=np.uint64)
+        self.keys_w = np.zeros(cap, dtype=np.uint64)
+        self.vals = np.zeros(cap, dtype=np.int16)
+        self.count = np.zeros(1, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return int(self.count[0])
+
+    @property
+    def full(self) -> bool:
+        return self.count[0] * 10 >= self.keys_b.shape[0] * MAX_FILL_TENTHS
+
+    def nbytes(self) -> int:
+        return self.keys_b.nbytes + self.keys_w.nbytes + self.vals.nbytes
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.keys_b, self.keys_w, self.vals, self.count
+
+
+def new_memo() -> Memo:
     """An empty memo: canonical (black, white) -> Grundy value."""
-    return Dict.empty(key_type=KEY_TYPE, value_type=types.int64)
+    return Memo()
+
+
+def grow_memo(memo: Memo) -> None:
+    """Double the table of ``memo``, keeping every entry."""
+    cap = memo.keys_b.shape[0] * 2
+    kb = np.full(cap, EMPTY_KEY, dtype=np.uint64)
+    kw = np.zeros(cap, dtype=np.uint64)
+    vals = np.zeros(cap, dtype=np.int16)
+    _rehash(memo.keys_b, memo.keys_w, memo.vals, kb, kw, vals)
+    memo.keys_b, memo.keys_w, memo.vals = kb, kw, vals
+
+
+@njit(cache=True, inline="always")
+def _slot(kb, kw, mask):
+    return mix64(kb * GOLDEN ^ kw) & mask
+
+
+@njit(cache=True)
+def _find(keys_b, keys_w, kb, kw):
+    """The slot of key (kb, kw), or of the free slot where it would go."""
+    mask = np.uint64(keys_b.shape[0] - 1)
+    i = _slot(kb, kw, mask)
+    while True:
+        cur = keys_b[i]
+        if cur == EMPTY_KEY or (cur == kb and keys_w[i] == kw):
+            return i
+        i = (i + U1) & mask
+
+
+@njit(cache=True)
+def _rehash(ob, ow, ov, nb, nw, nv):
+    for i in range(ob.shape[0]):
+        if ob[i] != EMPTY_KEY:
+            j = _find(nb, nw, ob[i], ow[i])
+            nb[j] = ob[i]
+            nw[j] = ow[i]
+            nv[j] = ov[i]
+
+
+def memo_get(memo: Memo, kb: int, kw: int) -> int | None:
+    """The stored value of canonical key (kb, kw), or None (for tests and tools)."""
+    i = _find(memo.keys_b, memo.keys_w, np.uint64(kb), np.uint64(kw))
+    return None if memo.keys_b[i] == EMPTY_KEY else int(memo.vals[i])
 
 
 @njit(cache=True)
@@ -102,25 +178,27 @@ def impartial_moves(b, w, adj, n):
 
 
 @njit(cache=True)
-def component_value(b, w, adj, perms, cols, memo, budget):
+def component_value(b, w, adj, perms, cols, keys_b, keys_w, vals, count, budget):
     """The Grundy value of the connected component (b, w): mex over its moves of the XOR of
     the values of the parts each move leaves.
 
-    ``budget[0]`` is decremented for each value computed; when it goes negative the
-    search returns -1 at once (the memo keeps what was finished, so a new call resumes).
+    ``budget[0]`` is decremented for each value computed; when it goes negative, or the
+    table is 70 % full, the search returns -1 at once (the table keeps what was finished,
+    so a new call, after growing the table, resumes).
     """
     if b == U0 or w == U0:
         return 0
-    key = canonical(b, w, perms, cols)
-    if key in memo:
-        return memo[key]
+    kb, kw = canonical(b, w, perms, cols)
+    slot = _find(keys_b, keys_w, kb, kw)
+    if keys_b[slot] != EMPTY_KEY:
+        return np.int64(vals[slot])
     budget[0] -= 1
     if budget[0] < 0:
         return -1
     occ = b | w
     # collect the XOR of every option first, then take the mex
     nopt = 0
-    vals = np.empty(256, dtype=np.int64)
+    options = np.empty(256, dtype=np.int64)
     f = occ
     while f != U0:
         lb = lowbit(f)
@@ -146,20 +224,28 @@ def component_value(b, w, adj, perms, cols, memo, budget):
                 cb = comp & nb
                 cw = comp & nw
                 if cb != U0 and cw != U0:
-                    part = component_value(cb, cw, adj, perms, cols, memo, budget)
+                    part = component_value(cb, cw, adj, perms, cols, keys_b, keys_w, vals,
+                                           count, budget)
                     if part < 0:
                         return -1
                     g ^= part
-            if nopt == vals.shape[0]:
-                vals = np.concatenate((vals, np.empty_like(vals)))
-            vals[nopt] = g
+            if nopt == options.shape[0]:
+                options = np.concatenate((options, np.empty_like(options)))
+            options[nopt] = g
             nopt += 1
     seen = np.zeros(nopt + 1, dtype=np.bool_)
     for i in range(nopt):
-        if vals[i] <= nopt:
-            seen[vals[i]] = True
+        if options[i] <= nopt:
+            seen[options[i]] = True
     m = 0
     while seen[m]:
         m += 1
-    memo[key] = m
+    # the slot found before the children were searched may since have been taken
+    slot = _find(keys_b, keys_w, kb, kw)
+    keys_b[slot] = kb
+    keys_w[slot] = kw
+    vals[slot] = m
+    count[0] += 1
+    if count[0] * 10 >= keys_b.shape[0] * MAX_FILL_TENTHS:
+        budget[0] = -1  # stop: the caller grows the table, then resumes
     return m

@@ -105,8 +105,10 @@ class GrundyMemoryLimit(GrundyTimeout):
     known; handled like a timeout (the CLI reports ``exact: false``)."""
 
 
-#: Bytes one memo entry of the numba kernel takes (measured: about 105 on 2M entries).
-MEMO_ENTRY_BYTES = 110
+#: Bytes a memo entry of the numba kernel may take at worst: 18-byte slots in a table
+#: 35-70 % full, and the old and new tables side by side while it grows (a numba typed
+#: dict took about 105 bytes an entry, measured).
+MEMO_ENTRY_BYTES = 80
 
 
 def _default_memo_limit() -> int:
@@ -369,12 +371,14 @@ class GrundySolver:
         budget = np.zeros(1, dtype=np.int64)
         while True:
             before = len(memo)
+            if memo.full:  # (below the limit: checked after the chunk that filled it)
+                K.grow_memo(memo)
             budget[0] = _KERNEL_CHUNK
-            g = K.component_value(b, w, adj, perms, cols, memo, budget)
+            g = K.component_value(b, w, adj, perms, cols, *memo.arrays(), budget)
             self.searched += len(memo) - before
             if g >= 0:
                 return int(g)
-            if len(memo) + len(self.values) > self.memo_limit:
+            if len(memo) + len(self.values) >= self.memo_limit:
                 raise GrundyMemoryLimit(
                     f"the search stopped at its memory limit of {self.memo_limit:,} stored "
                     "component values (about "
