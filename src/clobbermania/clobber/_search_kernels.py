@@ -1,0 +1,464 @@
+"""Numba kernels for two-player (partizan) Clobber on bitboards of up to 64 squares.
+
+A state is the pair ``(me, opp)`` of uint64 stone masks, ``me`` being the stones of the
+player to move: Clobber's rules do not depend on colour, so "Black to move on (b, w)" and
+"White to move on (w, b)" are one state, and the transposition table is shared by both.
+``nbr[v]`` is the neighbour mask of square v (from ``Board.adjacency_masks``).
+
+The kernels are the fast twin of :meth:`clobbermania.stones.Position.moves` and are held
+equal to it by property tests (tests/test_clobber_search.py):
+
+- :func:`gen_moves` -- every move of the player to move, stone by stone in square order,
+  each stone's targets in square order (the order of ``Position.moves``);
+- :func:`perft` -- the number of move sequences of each length;
+- :func:`solve` -- a negamax proof search (win/loss of the player to move) with a
+  transposition table keyed by a canonical key (monochrome components removed, least
+  image under the board's symmetries and, on grids, translation), zero components removed
+  (a component in which the player to move loses whoever starts is the game 0), and a
+  node budget so the Python side can check the clock between calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+U1 = np.uint64(1)
+U0 = np.uint64(0)
+
+WIN = 1
+LOSS = 2
+ABORT = 3
+#: Move buffers hold this many moves: a player has at most one move per edge, and the
+#: Python side refuses boards of more edges (an 8x8 grid has 112).
+MAXM = 256
+
+
+@njit(cache=True, inline="always")
+def _lowbit_index(x):
+    # index of the lowest set bit of a non-zero uint64
+    i = 0
+    while (x >> np.uint64(i)) & U1 == U0:
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - U1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def gen_moves(me, opp, nbr, src, dst):
+    """Write the moves of the player owning ``me`` into ``src``/``dst``; return the count."""
+    k = 0
+    m = me
+    while m:
+        low = m & (~m + U1)
+        v = _lowbit_index(low)
+        m ^= low
+        t = nbr[v] & opp
+        while t:
+            lt = t & (~t + U1)
+            src[k] = v
+            dst[k] = _lowbit_index(lt)
+            k += 1
+            t ^= lt
+    return k
+
+
+@njit(cache=True)
+def count_moves(me, opp, nbr):
+    """The number of moves of the player owning ``me``."""
+    k = 0
+    m = me
+    while m:
+        low = m & (~m + U1)
+        v = _lowbit_index(low)
+        m ^= low
+        k += _popcount(nbr[v] & opp)
+    return k
+
+
+@njit(cache=True)
+def perft(me, opp, nbr, depth):
+    """counts[i] = the number of move sequences of length i + 1 (players alternating,
+    the owner of ``me`` first); a sequence ends early when a player cannot move.
+    (Iterative: numba's cache cannot hold recursive functions.)"""
+    counts = np.zeros(depth, dtype=np.int64)
+    if depth == 0:
+        return counts
+    srcbuf = np.zeros((depth, MAXM), dtype=np.int64)
+    dstbuf = np.zeros((depth, MAXM), dtype=np.int64)
+    nmov = np.zeros(depth, dtype=np.int64)
+    idx = np.zeros(depth, dtype=np.int64)
+    smes = np.zeros(depth, dtype=np.uint64)
+    sopps = np.zeros(depth, dtype=np.uint64)
+    smes[0] = me
+    sopps[0] = opp
+    nmov[0] = gen_moves(me, opp, nbr, srcbuf[0], dstbuf[0])
+    counts[0] += nmov[0]
+    level = 0
+    if depth == 1:
+        return counts
+    while level >= 0:
+        if idx[level] >= nmov[level]:
+            level -= 1
+            continue
+        i = idx[level]
+        idx[level] += 1
+        s = U1 << np.uint64(srcbuf[level, i])
+        d = U1 << np.uint64(dstbuf[level, i])
+        cme = (smes[level] & ~s) | d
+        copp = sopps[level] & ~d
+        nl = level + 1
+        if nl == depth - 1:
+            # the last level: count the moves without generating them
+            counts[nl] += count_moves(copp, cme, nbr)
+            continue
+        smes[nl] = copp
+        sopps[nl] = cme
+        nmov[nl] = gen_moves(copp, cme, nbr, srcbuf[nl], dstbuf[nl])
+        counts[nl] += nmov[nl]
+        idx[nl] = 0
+        level = nl
+    return counts
+
+
+# -- components and canonical keys ----------------------------------------------------------
+
+@njit(cache=True)
+def _component(seed, occ, nbr):
+    """The connected part of ``occ`` (stones, adjacency of the board) containing ``seed``."""
+    comp = seed
+    frontier = seed
+    while frontier:
+        low = frontier & (~frontier + U1)
+        frontier ^= low
+        nb = nbr[_lowbit_index(low)] & occ & ~comp
+        comp |= nb
+        frontier |= nb
+    return comp
+
+
+@njit(cache=True)
+def strip_dead(me, opp, nbr):
+    """Remove every monochrome component: its stones can never move nor be taken (the
+    occupied set only shrinks, so components never merge)."""
+    occ = me | opp
+    rem = occ
+    keep = U0
+    while rem:
+        seed = rem & (~rem + U1)
+        comp = _component(seed, occ, nbr)
+        rem &= ~comp
+        if (comp & me) != U0 and (comp & opp) != U0:
+            keep |= comp
+    return me & keep, opp & keep
+
+
+@njit(cache=True)
+def _transform(x, perm):
+    out = U0
+    while x:
+        low = x & (~x + U1)
+        x ^= low
+        out |= U1 << np.uint64(perm[_lowbit_index(low)])
+    return out
+
+
+@njit(cache=True)
+def _translate(me, opp, cols, row0):
+    """Shift the stones to the top-left corner of a grid with ``cols`` columns."""
+    occ = me | opp
+    if occ == U0:
+        return me, opp
+    r0 = _lowbit_index(occ) // cols
+    acc = U0
+    x = occ
+    while x:
+        acc |= x & row0
+        x >>= np.uint64(cols)
+    c0 = _lowbit_index(acc)
+    sh = np.uint64(r0 * cols + c0)
+    return me >> sh, opp >> sh
+
+
+@njit(cache=True)
+def canonical(me, opp, syms, cols, row0):
+    """The least (me, opp) image under the symmetries (rows of ``syms``) and, when
+    ``cols`` > 0 (a grid), translation to the top-left corner."""
+    best_me = U0
+    best_opp = U0
+    first = True
+    for k in range(syms.shape[0]):
+        a = _transform(me, syms[k])
+        b = _transform(opp, syms[k])
+        if cols > 0:
+            a, b = _translate(a, b, cols, row0)
+        if first or a < best_me or (a == best_me and b < best_opp):
+            best_me = a
+            best_opp = b
+            first = False
+    return best_me, best_opp
+
+
+@njit(cache=True, inline="always")
+def _hash(a, b):
+    # splitmix64 finaliser of a mix of both masks (see docs/architecture.md on why weak
+    # hashes make whole buckets collide)
+    z = a * np.uint64(0x9E3779B97F4A7C15) ^ (b + np.uint64(0x632BE59BD9B4E019))
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def tt_lookup(tkey1, tkey2, tval, a, b):
+    h = _hash(a, b)
+    mask = np.uint64(tval.shape[0] - 1)
+    i = np.int64(h & mask)
+    j = i ^ 1
+    if tval[i] != 0 and tkey1[i] == a and tkey2[i] == b:
+        return tval[i]
+    if tval[j] != 0 and tkey1[j] == a and tkey2[j] == b:
+        return tval[j]
+    return 0
+
+
+@njit(cache=True)
+def tt_store(tkey1, tkey2, tval, twork, a, b, val, work):
+    h = _hash(a, b)
+    mask = np.uint64(tval.shape[0] - 1)
+    i = np.int64(h & mask)
+    j = i ^ 1
+    # a bucket of two: overwrite the same key, else an empty slot, else the cheaper entry
+    if tval[i] != 0 and tkey1[i] == a and tkey2[i] == b:
+        k = i
+    elif tval[j] != 0 and tkey1[j] == a and tkey2[j] == b:
+        k = j
+    elif tval[i] == 0:
+        k = i
+    elif tval[j] == 0:
+        k = j
+    elif twork[i] <= twork[j]:
+        k = i
+    else:
+        k = j
+    tkey1[k] = a
+    tkey2[k] = b
+    tval[k] = val
+    twork[k] = work
+
+
+# -- the proof search -------------------------------------------------------------------------
+
+
+
+@njit(cache=True)
+def _order(me, opp, nbr, src, dst, keys, n):
+    """Order the n moves (best first: fewest replies for the opponent, then most moves for
+    us); returns (order, True) when a move leaves the opponent without a move."""
+    for i in range(n):
+        s = U1 << np.uint64(src[i])
+        d = U1 << np.uint64(dst[i])
+        nme = (me & ~s) | d
+        nopp = opp & ~d
+        om = count_moves(nopp, nme, nbr)
+        if om == 0:
+            order = np.zeros(1, dtype=np.int64)
+            order[0] = i
+            return order, True
+        keys[i] = om * 64 - count_moves(nme, nopp, nbr)
+    return np.argsort(keys[:n]), False
+
+
+@njit(cache=True)
+def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limit):
+    """WIN / LOSS for the owner of ``me`` to move, or ABORT once ``stats[0]`` (nodes, kept
+    across calls) exceeds ``limit``; ``stats[1]`` counts table hits. The table (tkey1,
+    tkey2, tval, twork; size a power of two) is kept across calls, so a search resumed
+    after ABORT redoes little. An explicit stack (numba's cache cannot hold recursive
+    functions): level L holds a node, its moves in search order and the next one to try."""
+    depth = _popcount(me | opp) + 2
+    srcbuf = np.zeros((depth, MAXM), dtype=np.int64)
+    dstbuf = np.zeros((depth, MAXM), dtype=np.int64)
+    keybuf = np.zeros((depth, MAXM), dtype=np.int64)
+    ordbuf = np.zeros((depth, MAXM), dtype=np.int64)
+    nmov = np.zeros(depth, dtype=np.int64)
+    idx = np.zeros(depth, dtype=np.int64)
+    smes = np.zeros(depth, dtype=np.uint64)
+    sopps = np.zeros(depth, dtype=np.uint64)
+    ka = np.zeros(depth, dtype=np.uint64)
+    kb = np.zeros(depth, dtype=np.uint64)
+    start = np.zeros(depth, dtype=np.int64)
+    level = 0
+    cme = me
+    copp = opp
+    entering = True
+    result = 0
+    while True:
+        if entering:
+            stats[0] += 1
+            if stats[0] > limit:
+                return ABORT
+            cme, copp = strip_dead(cme, copp, nbr)
+            if cme == U0:
+                result = LOSS
+                entering = False
+            else:
+                a, b = canonical(cme, copp, syms, cols, row0)
+                r = tt_lookup(tkey1, tkey2, tval, a, b)
+                if r != 0:
+                    stats[1] += 1
+                    result = r
+                    entering = False
+                else:
+                    n = gen_moves(cme, copp, nbr, srcbuf[level], dstbuf[level])
+                    if n == 0:
+                        tt_store(tkey1, tkey2, tval, twork, a, b, LOSS, 1)
+                        result = LOSS
+                        entering = False
+                    else:
+                        order, immediate = _order(cme, copp, nbr, srcbuf[level],
+                                                  dstbuf[level], keybuf[level], n)
+                        if immediate:
+                            tt_store(tkey1, tkey2, tval, twork, a, b, WIN, 1)
+                            result = WIN
+                            entering = False
+                        else:
+                            ordbuf[level, :n] = order
+                            nmov[level] = n
+                            idx[level] = 0
+                            smes[level] = cme
+                            sopps[level] = copp
+                            ka[level] = a
+                            kb[level] = b
+                            start[level] = stats[0]
+                            # descend into the first move
+                            i = ordbuf[level, 0]
+                            s = U1 << np.uint64(srcbuf[level, i])
+                            d = U1 << np.uint64(dstbuf[level, i])
+                            nme = (cme & ~s) | d
+                            nopp = copp & ~d
+                            cme = nopp
+                            copp = nme
+                            level += 1
+                            continue
+        # a result for the node at `level` has arrived: hand it to the parent
+        if level == 0:
+            return result
+        level -= 1
+        work = stats[0] - start[level] + 1
+        if result == LOSS:  # the child loses: the parent wins
+            tt_store(tkey1, tkey2, tval, twork, ka[level], kb[level], WIN, work)
+            result = WIN
+            continue
+        idx[level] += 1
+        if idx[level] >= nmov[level]:
+            tt_store(tkey1, tkey2, tval, twork, ka[level], kb[level], LOSS, work)
+            result = LOSS
+            continue
+        i = ordbuf[level, idx[level]]
+        s = U1 << np.uint64(srcbuf[level, i])
+        d = U1 << np.uint64(dstbuf[level, i])
+        pme = smes[level]
+        popp = sopps[level]
+        cme = popp & ~d
+        copp = (pme & ~s) | d
+        level += 1
+        entering = True
+
+
+# -- a depth-limited player for positions too big to solve in time ---------------------------
+
+INF = 1 << 20
+
+
+@njit(cache=True)
+def alphabeta(me, opp, nbr, depth, alpha, beta, stats, limit):
+    """Negamax alpha-beta score of the owner of ``me`` to move, ``depth`` plies deep:
+    a player who cannot move scores -INF + (plies played), so later losses are preferred;
+    at depth 0 the score is the mobility difference. Stops counting (scores meaningless)
+    once ``stats[0]`` exceeds ``limit``. Iterative, like :func:`solve`."""
+    D = depth + 1
+    srcbuf = np.zeros((D, MAXM), dtype=np.int64)
+    dstbuf = np.zeros((D, MAXM), dtype=np.int64)
+    nmov = np.zeros(D, dtype=np.int64)
+    idx = np.zeros(D, dtype=np.int64)
+    smes = np.zeros(D, dtype=np.uint64)
+    sopps = np.zeros(D, dtype=np.uint64)
+    al = np.zeros(D, dtype=np.int64)
+    be = np.zeros(D, dtype=np.int64)
+    best = np.zeros(D, dtype=np.int64)
+    level = 0
+    cme = me
+    copp = opp
+    al[0] = alpha
+    be[0] = beta
+    entering = True
+    value = 0
+    while True:
+        if entering:
+            stats[0] += 1
+            if stats[0] > limit:
+                return 0
+            n = gen_moves(cme, copp, nbr, srcbuf[level], dstbuf[level])
+            if n == 0:
+                value = -INF + level
+            elif level == depth:
+                value = n - count_moves(copp, cme, nbr)
+            else:
+                nmov[level] = n
+                idx[level] = 0
+                smes[level] = cme
+                sopps[level] = copp
+                best[level] = -INF - 1
+                s = U1 << np.uint64(srcbuf[level, 0])
+                d = U1 << np.uint64(dstbuf[level, 0])
+                cme, copp = copp & ~d, (cme & ~s) | d
+                al[level + 1] = -be[level]
+                be[level + 1] = -al[level]
+                level += 1
+                continue
+        if level == 0:
+            return value
+        level -= 1
+        v = -value
+        if v > best[level]:
+            best[level] = v
+        if best[level] > al[level]:
+            al[level] = best[level]
+        idx[level] += 1
+        if al[level] >= be[level] or idx[level] >= nmov[level]:
+            value = best[level]
+            entering = False
+            continue
+        i = idx[level]
+        s = U1 << np.uint64(srcbuf[level, i])
+        d = U1 << np.uint64(dstbuf[level, i])
+        pme = smes[level]
+        popp = sopps[level]
+        cme = popp & ~d
+        copp = (pme & ~s) | d
+        al[level + 1] = -be[level]
+        be[level + 1] = -al[level]
+        level += 1
+        entering = True
+
+
+@njit(cache=True)
+def root_scores(me, opp, nbr, depth, stats, limit, src, dst, n):
+    """The alpha-beta score (depth ``depth`` below each) of each of the n root moves."""
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        s = U1 << np.uint64(src[i])
+        d = U1 << np.uint64(dst[i])
+        nme = (me & ~s) | d
+        nopp = opp & ~d
+        out[i] = -alphabeta(nopp, nme, nbr, depth, -INF - 1, INF + 1, stats, limit)
+    return out

@@ -1,0 +1,523 @@
+"""Outcomes of two-player Clobber positions by proof search, perft, and a computer player.
+
+Clobber: Black (``x``, Left) moves a black stone onto an orthogonally adjacent white stone,
+removing it; White (``o``, Right) likewise; who cannot move loses. A position is a sum of
+its connected parts (Albert, Grossman, Nowakowski, Wolfe, *An introduction to Clobber*,
+2005), which the search uses three ways, after MCGS (Folkersen, Müller, Du):
+
+1. parts of one colour can never move and are dropped; small parts that are 0 (the player
+   to move loses there whoever starts) are dropped (G + 0 = G);
+2. positions of at most 64 live stones are searched by the numba negamax of
+   :mod:`._search_kernels`, over bitboards, with a transposition table keyed by the least
+   image of the stones under the board's symmetries and translation (and colour: "Black to
+   move on (b, w)" is "White to move on (w, b)");
+3. larger sums (the MCGS suites add up to eight 3x3 boards): each small part (at most
+   :data:`SMALL_PART` stones) is replaced by its canonical value
+   (:func:`clobbermania.clobber.values.clobber_value`), the values are added into one cgt
+   game G, and the search runs on "big parts + G", where a move is either a move in a big
+   part or an option of G; when the big parts are gone the outcome of G decides.
+
+:func:`solve_outcome` returns a :class:`SolveResult` (winner, every winning first move,
+nodes, seconds, and a one-line proof); :func:`perft` counts move sequences;
+:func:`choose_move` is the computer player.
+
+>>> r = solve_outcome(Position.from_string("xoxo/oxox"), "black")   # the value is *
+>>> r.winner, r.winning_moves, r.exact
+('black', ('a1-a2', 'b2-a2', 'c1-c2', 'd2-c2'), True)
+>>> solve_outcome(Position.checkerboard(2, 3), "white").winner   # 2x3 is P: first loses
+'black'
+>>> perft(Position.from_string("oxo/xox/oxo"), "white", 4)
+[12, 88, 376, 936]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ClobbermaniaError, UnsupportedError
+from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_from_name, opponent
+from . import _search_kernels as K
+
+__all__ = ["SolveResult", "solve_outcome", "solve_sum", "perft", "choose_move",
+           "SMALL_PART", "MAX_STONES"]
+
+#: Parts with at most this many stones are replaced by their values in large sums.
+SMALL_PART = 10
+#: The bitboard kernels take at most this many live stones.
+MAX_STONES = 64
+_DEFAULT_TT_BITS = 21  # 2M entries, about 50 MB
+
+
+def _color(first: int | str) -> int:
+    if isinstance(first, str):
+        return color_from_name(first)
+    if first not in (BLACK, WHITE):
+        raise ClobbermaniaError(f"the first player must be black or white, not {first!r}")
+    return first
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of a Clobber position with ``first`` to move.
+
+    ``winner`` is ``"black"``, ``"white"`` or None (unknown: the time or node limit ran
+    out). ``winning_moves`` lists every winning first move when ``exact``; when the limit
+    ran out after the winner was known, at least one. ``proof`` says how it was decided.
+    """
+
+    winner: str | None
+    first: str
+    winning_moves: tuple[str, ...]
+    exact: bool
+    nodes: int
+    seconds: float
+    proof: str
+    board: str = field(default="", compare=False)
+
+    def to_dict(self) -> dict:
+        return {"winner": self.winner, "first": self.first,
+                "winning_moves": list(self.winning_moves), "exact": self.exact,
+                "nodes": self.nodes, "seconds": round(self.seconds, 6), "proof": self.proof,
+                "board": self.board}
+
+
+class _Budget:
+    """A deadline and a node limit shared by every search of one call."""
+
+    def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
+        self.t0 = time.perf_counter()
+        self.deadline = None if time_limit is None else self.t0 + time_limit
+        self.node_limit = node_limit
+        self.nodes = 0
+
+    def expired(self) -> bool:
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _Engine:
+    """The numba proof search on one board (<= 64 squares), with its table."""
+
+    def __init__(self, board: Board, tt_bits: int = _DEFAULT_TT_BITS) -> None:
+        if board.n > MAX_STONES:
+            raise UnsupportedError(f"the bitboard search takes at most {MAX_STONES} squares, "
+                                   f"not {board.n}")
+        _check_edges(board)
+        self.board = board
+        self.nbr = np.array(board.adjacency_masks, dtype=np.uint64)
+        self.syms = np.array(board.symmetries(), dtype=np.int64)
+        self.cols = board.cols if board.is_grid else 0
+        self.row0 = np.uint64((1 << self.cols) - 1 if self.cols else 0)
+        size = 1 << tt_bits
+        self.tt = (np.zeros(size, np.uint64), np.zeros(size, np.uint64),
+                   np.zeros(size, np.int8), np.zeros(size, np.int64))
+        self.stats = np.zeros(2, np.int64)
+        self.chunk = 200_000
+
+    def wins(self, me: int, opp: int, budget: _Budget) -> bool:
+        """Whether the owner of ``me`` wins moving first; _OutOfTime when the budget ends."""
+        while True:
+            limit = int(self.stats[0]) + self.chunk
+            if budget.node_limit is not None:
+                limit = min(limit, int(self.stats[0]) + max(1, budget.node_limit - budget.nodes))
+            before = int(self.stats[0])
+            t = time.perf_counter()
+            r = K.solve(np.uint64(me), np.uint64(opp), self.nbr, self.syms, self.cols,
+                        self.row0, *self.tt, self.stats, limit)
+            budget.nodes += int(self.stats[0]) - before
+            if r != K.ABORT:
+                return r == K.WIN
+            # aim at about 0.2 s between looks at the clock
+            dt = time.perf_counter() - t
+            if dt < 0.1:
+                self.chunk = min(self.chunk * 2, 50_000_000)
+            elif dt > 0.4:
+                self.chunk = max(self.chunk // 2, 10_000)
+            if budget.expired():
+                raise _OutOfTime
+
+
+def _check_edges(board: Board) -> None:
+    # a player has at most one move per edge: the kernels' move buffers hold MAXM
+    edges = sum(1 for _ in board.edges())
+    if edges > K.MAXM:
+        raise UnsupportedError(f"the bitboard search takes boards of at most {K.MAXM} edges, "
+                               f"not {edges}")
+
+
+# -- parts ---------------------------------------------------------------------------------
+
+def _live_parts(position: Position) -> list[list[int]]:
+    """The connected parts of the stones that hold both colours (the others never move)."""
+    from ..graphs import components
+
+    cells = position.cells
+    out = []
+    for comp in components(position.board, position.stones()):
+        colors = {cells[v] for v in comp}
+        if len(colors) == 2:
+            out.append(sorted(comp))
+    return out
+
+
+def _part_position(position: Position, part: list[int]) -> Position:
+    """One part on its own board: its bounding box on a grid, else the induced graph."""
+    board = position.board
+    if board.is_grid:
+        C = board.cols
+        rs = [v // C for v in part]
+        cs = [v % C for v in part]
+        r0, r1, c0, c1 = min(rs), max(rs), min(cs), max(cs)
+        inside = set(part)
+        rows = []
+        for r in range(r0, r1 + 1):
+            rows.append("".join(".xo"[position.cells[r * C + c]] if r * C + c in inside
+                                else "." for c in range(c0, c1 + 1)))
+        return Position.from_string("/".join(rows))
+    index = {v: i for i, v in enumerate(part)}
+    edges = [(index[u], index[v]) for u in part for v in board.neighbors(u)
+             if v in index and u < v]
+    sub = Board.from_edges(len(part), edges, name=f"part of {board.describe()}")
+    return Position(sub, bytes(position.cells[v] for v in part))
+
+
+@dataclass
+class _Packed:
+    """Stones of one or more positions on one board of <= 64 squares: ``origin[v]`` is
+    (index of the position, its square) of square v."""
+
+    board: Board
+    black: int
+    white: int
+    origin: list[tuple[int, int]]
+
+
+def _pack(positions: list[Position], parts: list[tuple[int, list[int]]]) -> _Packed:
+    """The given parts ((position index, squares)) on one board: the position's own board
+    when there is one position of <= 64 squares (keeps its symmetries), else the disjoint
+    union of the parts as a graph."""
+    if len(positions) == 1 and positions[0].board.n <= MAX_STONES:
+        p = positions[0]
+        keep = 0
+        for _, part in parts:
+            for v in part:
+                keep |= 1 << v
+        return _Packed(p.board, p.black & keep, p.white & keep,
+                       [(0, v) for v in range(p.board.n)])
+    origin: list[tuple[int, int]] = []
+    index: dict[tuple[int, int], int] = {}
+    for gi, part in parts:
+        for v in part:
+            index[(gi, v)] = len(origin)
+            origin.append((gi, v))
+    if len(origin) > MAX_STONES:
+        raise UnsupportedError(f"the large parts hold {len(origin)} stones; the search takes "
+                               f"at most {MAX_STONES}")
+    edges = []
+    black = white = 0
+    for (gi, v), i in index.items():
+        pos = positions[gi]
+        if pos.cells[v] == BLACK:
+            black |= 1 << i
+        else:
+            white |= 1 << i
+        for u in pos.board.neighbors(v):
+            j = index.get((gi, u))
+            if j is not None and i < j:
+                edges.append((i, j))
+    board = Board.from_edges(max(1, len(origin)), edges, name="sum of parts")
+    return _Packed(board, black, white, origin)
+
+
+def _masks(me: int, opp: int, color: int) -> tuple[int, int]:
+    return (me, opp) if color == BLACK else (opp, me)
+
+
+# -- the sum of big parts and a game ---------------------------------------------------------
+
+class _SumSearch:
+    """Search of "bitboard parts + cgt game G" (see the module docstring, point 3)."""
+
+    def __init__(self, board: Board, budget: _Budget) -> None:
+        from . import values  # the component values (helper module, with its own cache)
+
+        self.values = values
+        self.board = board
+        self.engine = _Engine(board, tt_bits=18)
+        self.budget = budget
+        self.memo: dict[tuple, bool] = {}
+        self.part_memo: dict[tuple[int, int], object] = {}
+        self.src = np.zeros(K.MAXM, np.int64)
+        self.dst = np.zeros(K.MAXM, np.int64)
+
+    def fold(self, black: int, white: int, game):
+        """(black, white, game): every small part of the stones folded into ``game``."""
+        pos = Position.from_masks(self.board, black, white)
+        g = game
+        for part in _live_parts(pos):
+            if len(part) > SMALL_PART:
+                continue
+            mask = sum(1 << v for v in part)
+            b, w = black & mask, white & mask
+            key = K.canonical(np.uint64(b), np.uint64(w), self.engine.syms, self.engine.cols,
+                              self.engine.row0)
+            key = (int(key[0]), int(key[1]))
+            val = self.part_memo.get(key)
+            if val is None:
+                val = self.values.clobber_value(_part_position(pos, part))
+                self.part_memo[key] = val
+            g = g + val
+            black &= ~mask
+            white &= ~mask
+        b, w = K.strip_dead(np.uint64(black), np.uint64(white), self.engine.nbr)
+        return int(b), int(w), g
+
+    def wins(self, black: int, white: int, game, color: int) -> bool:
+        """Whether ``color`` to move wins on the stones plus ``game`` (already folded)."""
+        self.budget.nodes += 1
+        if self.budget.nodes % 256 == 0 and self.budget.expired():
+            raise _OutOfTime
+        if black == 0 and white == 0:
+            o = game.outcome
+            return o == "N" or o == ("L" if color == BLACK else "R")
+        if game == 0:
+            me, opp = _masks(black, white, color)
+            return self.engine.wins(me, opp, self.budget)
+        key = K.canonical(np.uint64(black), np.uint64(white), self.engine.syms,
+                          self.engine.cols, self.engine.row0)
+        mkey = (int(key[0]), int(key[1]), game.id, color)
+        hit = self.memo.get(mkey)
+        if hit is not None:
+            return hit
+        result = False
+        other = opponent(color)
+        # moves in the game part first: cheap, and often decisive
+        for g2 in (game.left_options if color == BLACK else game.right_options):
+            if not self.wins(black, white, g2, other):
+                result = True
+                break
+        if not result:
+            me, opp = _masks(black, white, color)
+            n = K.gen_moves(np.uint64(me), np.uint64(opp), self.engine.nbr, self.src, self.dst)
+            moves = [(int(self.src[i]), int(self.dst[i])) for i in range(n)]
+            for s, d in moves:
+                nme = (me & ~(1 << s)) | (1 << d)
+                nopp = opp & ~(1 << d)
+                b2, w2 = _masks(nme, nopp, color)
+                b2, w2, g2 = self.fold(b2, w2, game)
+                if not self.wins(b2, w2, g2, other):
+                    result = True
+                    break
+        self.memo[mkey] = result
+        return result
+
+
+def solve_sum(positions: list[Position], first: int | str, *,
+              time_limit: float | None = None, node_limit: int | None = None) -> SolveResult:
+    """The outcome of the sum of ``positions`` (separate boards) with ``first`` to move.
+
+    Up to 64 live stones in all: one bitboard search on their disjoint union. Beyond: the
+    small parts are replaced by their values (module docstring, point 3); the large parts
+    must then hold at most 64 stones together. ``winning_moves`` are not listed for sums
+    (a move names a board and a square).
+
+    >>> a, b = Position.from_string("xo"), Position.from_string("xo")
+    >>> solve_sum([a, b], "black").winner     # * + * = 0: the first player loses
+    'white'
+    """
+    color = _color(first)
+    budget = _Budget(time_limit, node_limit)
+    text = " ".join(p.text() for p in positions)
+    parts = [(gi, part) for gi, p in enumerate(positions) for part in _live_parts(p)]
+    stones = sum(len(part) for _, part in parts)
+
+    def result(winner: int | None, proof: str) -> SolveResult:
+        return SolveResult(None if winner is None else COLOR_NAMES[winner], COLOR_NAMES[color],
+                           (), winner is not None, budget.nodes,
+                           time.perf_counter() - budget.t0, proof, text)
+
+    try:
+        if stones <= MAX_STONES:
+            packed = _pack(positions, parts)
+            engine = _Engine(packed.board)
+            me, opp = _masks(packed.black, packed.white, color)
+            win = engine.wins(me, opp, budget)
+            return result(color if win else opponent(color),
+                          f"exhaustive search, {budget.nodes:,} nodes")
+        from ..cgt import ZERO
+
+        big = [(gi, part) for gi, part in parts if len(part) > SMALL_PART]
+        small = [(gi, part) for gi, part in parts if len(part) <= SMALL_PART]
+        try:
+            from . import values
+        except ImportError:  # pragma: no cover - a checkout without the values module
+            raise UnsupportedError("sums of more than 64 stones need component values "
+                                   "(clobbermania.clobber.values)") from None
+        game = ZERO
+        for gi, part in small:
+            game = game + values.clobber_value(_part_position(positions[gi], part))
+        if not big:
+            o = game.outcome
+            win = o == "N" or o == ("L" if color == BLACK else "R")
+            return result(color if win else opponent(color),
+                          f"sum of {len(small)} part values = {game} ({o})")
+        packed = _pack(positions, big)
+        search = _SumSearch(packed.board, budget)
+        win = search.wins(packed.black, packed.white, game, color)
+        return result(color if win else opponent(color),
+                      f"search of {len(big)} large parts + {len(small)} part values, "
+                      f"{budget.nodes:,} nodes")
+    except _OutOfTime:
+        return result(None, f"time or node limit reached after {budget.nodes:,} nodes")
+
+
+def solve_outcome(position: Position, first: int | str, time_limit: float | None = None,
+                  node_limit: int | None = None, *, all_moves: bool = True) -> SolveResult:
+    """Who wins ``position`` with ``first`` (``"black"``/``"white"`` or BLACK/WHITE) to move,
+    and every winning first move.
+
+    The root is decided first; then, when ``all_moves``, every first move is searched
+    (with the same table) so that ``winning_moves`` is complete. When ``time_limit``
+    (seconds) or ``node_limit`` runs out: ``exact`` is False, ``winner`` is None unless a
+    winning move had been found (then it is listed). Positions of more than 64 live
+    stones go to :func:`solve_sum`.
+
+    >>> solve_outcome(Position.from_string("xxo"), "white").winner   # ^ > 0: Black wins
+    'black'
+    >>> solve_outcome(Position.checkerboard(3, 4), "black").proof.startswith("exhaustive")
+    True
+    """
+    color = _color(first)
+    budget = _Budget(time_limit, node_limit)
+    parts = _live_parts(position)
+    stones = sum(len(p) for p in parts)
+    if stones > MAX_STONES:
+        r = solve_sum([position], color, time_limit=time_limit, node_limit=node_limit)
+        if r.winner == COLOR_NAMES[color] and all_moves:
+            moves = _winning_moves_by_sum(position, color, budget, time_limit, node_limit)
+            return SolveResult(r.winner, r.first, moves, r.exact, r.nodes, r.seconds,
+                               r.proof, r.board)
+        return r
+    packed = _pack([position], [(0, p) for p in parts])
+    engine = _Engine(packed.board)
+    to_packed = {orig[1]: v for v, orig in enumerate(packed.origin)}
+    other = opponent(color)
+    me, opp = _masks(packed.black, packed.white, color)
+    winner: int | None = None
+    found: list[str] = []
+    exact = False
+    try:
+        winner = color if engine.wins(me, opp, budget) else other
+        for mv in position.moves(color):
+            if winner != color and not all_moves:
+                break
+            if winner == color and not all_moves and found:
+                break
+            s, d = to_packed.get(mv.src), to_packed.get(mv.dst)
+            if s is None or d is None:  # a move inside a part we dropped: impossible
+                continue  # pragma: no cover - dead parts have no moves
+            nme = (me & ~(1 << s)) | (1 << d)
+            nopp = opp & ~(1 << d)
+            if winner == color and not engine.wins(nopp, nme, budget):
+                found.append(mv.to_str(position.board))
+        if winner == color and not found:  # pragma: no cover - would contradict the root
+            raise ClobbermaniaError("internal error: a won position without a winning move")
+        exact = True
+    except _OutOfTime:
+        pass
+    if not exact and winner == color and not found:
+        winner = None  # known won, but no move found yet: report what is sure
+    proof = (f"exhaustive search, {budget.nodes:,} nodes" if exact else
+             f"time or node limit reached after {budget.nodes:,} nodes")
+    return SolveResult(None if winner is None else COLOR_NAMES[winner], COLOR_NAMES[color],
+                       tuple(found), exact, budget.nodes, time.perf_counter() - budget.t0,
+                       proof, position.text())
+
+
+def _winning_moves_by_sum(position: Position, color: int, budget: _Budget,
+                          time_limit: float | None, node_limit: int | None) -> tuple[str, ...]:
+    out = []
+    for mv in position.moves(color):
+        left = None if budget.deadline is None else budget.deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            break
+        r = solve_sum([position.play(mv)], opponent(color), time_limit=left,
+                      node_limit=node_limit)
+        if r.winner == COLOR_NAMES[color]:
+            out.append(mv.to_str(position.board))
+    return tuple(out)
+
+
+# -- perft -----------------------------------------------------------------------------------
+
+def perft(position: Position, first: int | str, depth: int) -> list[int]:
+    """The number of move sequences of length 1..``depth``, players alternating from
+    ``first`` (the "perft" of chess programs; a sequence stops when a player cannot move).
+
+    >>> perft(Position.from_string("xo/ox"), "black", 3)
+    [4, 4, 4]
+    """
+    color = _color(first)
+    if depth < 1:
+        raise ClobbermaniaError(f"--depth must be at least 1, not {depth}")
+    if position.board.n > MAX_STONES:
+        raise UnsupportedError(f"perft takes boards of at most {MAX_STONES} squares, "
+                               f"not {position.board.n}")
+    _check_edges(position.board)
+    nbr = np.array(position.board.adjacency_masks, dtype=np.uint64)
+    me, opp = _masks(position.black, position.white, color)
+    return [int(x) for x in K.perft(np.uint64(me), np.uint64(opp), nbr, depth)]
+
+
+# -- the computer player ---------------------------------------------------------------------
+
+def choose_move(position: Position, to_move: int | str, time_limit: float = 5.0
+                ) -> tuple[Move, str]:
+    """A move for ``to_move`` and why: a winning move when the position is solved within
+    about half of ``time_limit``; when it is lost, the move keeping the most mobility;
+    otherwise the best move of an iterative-deepening alpha-beta search whose leaves score
+    the mobility difference (moves of the player to move minus the opponent's).
+
+    >>> mv, why = choose_move(Position.from_string("xoxo/oxox"), "black", 2.0)
+    >>> why
+    'wins (solved)'
+    """
+    color = _color(to_move)
+    moves = position.moves(color)
+    if not moves:
+        raise ClobbermaniaError(f"{COLOR_NAMES[color]} has no move in {position.text()}")
+    t0 = time.perf_counter()
+    r = solve_outcome(position, color, time_limit=time_limit * 0.5, all_moves=False)
+    if r.winner == COLOR_NAMES[color] and r.winning_moves:
+        return position.parse_move(r.winning_moves[0]), "wins (solved)"
+    if position.board.n > MAX_STONES:
+        return moves[0], "no search on boards over 64 squares: first legal move"
+    nbr = np.array(position.board.adjacency_masks, dtype=np.uint64)
+    me, opp = _masks(position.black, position.white, color)
+    src = np.array([m.src for m in moves], np.int64)
+    dst = np.array([m.dst for m in moves], np.int64)
+    best = int(np.argmax([position.play(m).stone_count() for m in moves]))
+    best_depth = 0
+    depth = 0
+    while time.perf_counter() - t0 < time_limit * 0.9 and depth < position.stone_count():
+        stats = np.zeros(2, np.int64)
+        left = time_limit - (time.perf_counter() - t0)
+        # a node budget that the remaining time can afford (measured rate ~ 2e6 nodes/s)
+        limit = max(1000, int(left * 1_000_000))
+        scores = K.root_scores(np.uint64(me), np.uint64(opp), nbr, depth, stats, limit,
+                               src, dst, len(moves))
+        if stats[0] > limit:
+            break
+        best = int(np.argmax(scores))
+        best_depth = depth + 1
+        depth += 1
+    lost = " (lost with best play)" if r.winner == COLOR_NAMES[opponent(color)] else ""
+    return moves[best], f"alpha-beta, {best_depth} plies{lost}"
