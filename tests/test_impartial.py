@@ -270,7 +270,7 @@ def test_kernel_moves_equal_reference_moves():
 
 def test_kernel_canonical_key_is_a_symmetric_image():
     board = Board.grid(4, 4)
-    perms = np.array(board.symmetries(), dtype=np.int64)
+    perms = K.perm_tables(np.array(board.symmetries(), dtype=np.int64))
     a = Position.from_string("xo../.x../..../....")
     b = Position.from_string("..../..../..x./..ox")  # rotated by 180 degrees, shifted
     c = Position.from_string("..../..../.o../.xo.").swap_colors()
@@ -426,7 +426,7 @@ def test_memory_limit_stops_the_kernel():
 def test_kernel_table_grows_and_keeps_every_value():
     board = Board.grid(3, 6)
     adj = np.array(board.adjacency_masks, dtype=np.uint64)
-    perms = np.array(board.symmetries(), dtype=np.int64)
+    perms = K.perm_tables(np.array(board.symmetries(), dtype=np.int64))
     p = Position.checkerboard(3, 6)
     memo = K.Memo(capacity_log2=4)  # 16 slots: the search has to grow it many times
     budget = np.zeros(1, dtype=np.int64)
@@ -447,3 +447,20 @@ def test_kernel_table_grows_and_keeps_every_value():
     small = Position.from_string("xo..../ox..../......")
     sb, sw = K.canonical(np.uint64(small.black), np.uint64(small.white), perms, 6)
     assert K.memo_get(memo, sb, sw) == 0  # the 2x2 checkerboard, stored on the way
+
+
+def test_cycle_board_with_more_symmetries_than_tabulated():
+    # cycle:36 lists 72 symmetries (64 are tabulated). A full cycle's value is the mex over
+    # its moves of the row left behind, which the string search gives independently.
+    board = cycle(36)
+    assert len(board.symmetries()) > K.MAX_SYMMETRIES
+    text = "xxo" * 12
+    p = Position.from_string(text, board)
+    options = set()
+    for mv in p.moves():
+        cells = ".xo"
+        after = [cells[c] for c in p.play(mv).cells]
+        start = mv.src  # the emptied vertex: the row runs from the next vertex round the cycle
+        row = "".join(after[(start + 1 + i) % 36] for i in range(35))
+        options.add(GrundySolver().value(Position.from_string(row)))
+    assert grundy_value(p, solver=GrundySolver()).grundy == mex(options)

@@ -8,7 +8,7 @@ either colour onto an adjacent stone of the other colour); the tests hold
 recursion over ``Position``.
 
 Canonical key of a component: the least (black, white) pair over the board's symmetries
-(``perms``, one row per symmetry) and the colour swap; on a grid (``cols > 0``) every
+(tabulated byte by byte by :func:`perm_tables`) and the colour swap; on a grid (``cols > 0``) every
 image is first translated to touch the top row and the left column (a right shift by
 ``r0 * cols + c0``: no stone has column < c0, so nothing wraps).
 
@@ -25,10 +25,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..solitaire._kernels import U0, U1, bit_index, flood, lowbit, mix64
+from ..solitaire._kernels import U0, U1, U8, U255, bit_index, flood, lowbit, mix64
 
 EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# symmetries tabulated for canonical keys (16 KiB each); a cycle board lists 2n
+MAX_SYMMETRIES = 64
 # the fill (in 1/10) at which a search stops so that the table can grow
 MAX_FILL_TENTHS = 7
 
@@ -105,40 +107,65 @@ def memo_get(memo: Memo, kb: int, kw: int) -> int | None:
     return None if memo.keys_b[i] == EMPTY_KEY else int(memo.vals[i])
 
 
+def perm_tables(perms: np.ndarray) -> np.ndarray:
+    """``tabs[s, k, byte]``: the image under symmetry s of the squares 8k..8k+7 in ``byte``
+    (so a bitset's image is the OR of one entry per byte). At most ``MAX_SYMMETRIES`` rows
+    of ``perms`` are used: a key that is the least image over some of the symmetries is
+    still an image of the component, so it stays sound, only shared less."""
+    perms = np.asarray(perms, dtype=np.int64)[:MAX_SYMMETRIES]
+    nperm, n = perms.shape
+    tabs = np.zeros((nperm, 8, 256), dtype=np.uint64)
+    byte = np.arange(256)
+    for k in range(8):
+        for j in range(8):
+            v = 8 * k + j
+            if v >= n:
+                break
+            has = (byte >> j) & 1 == 1
+            for s in range(nperm):
+                tabs[s, k, has] |= np.uint64(1 << int(perms[s, v]))
+    return tabs
+
+
+@njit(cache=True, inline="always")
+def _image(m, tabs, s, nbytes):
+    out = U0
+    for k in range(nbytes):
+        out |= tabs[s, k, (m >> np.uint64(8 * k)) & U255]
+    return out
+
+
 @njit(cache=True)
 def _translate(m, cols):
+    # shift to the top row and to the least occupied column (columns found by folding
+    # the rows onto the first one)
     low = lowbit(m)
     r0 = bit_index(low) // cols
-    c0 = cols
-    f = m
+    row = (U1 << np.uint64(cols)) - U1
+    colbits = U0
+    f = m >> np.uint64(r0 * cols)
     while f != U0:
-        lb = lowbit(f)
-        c = bit_index(lb) % cols
-        if c < c0:
-            c0 = c
-        f ^= lb
+        colbits |= f & row
+        f >>= np.uint64(cols)
+    c0 = bit_index(lowbit(colbits))
     return np.uint64(r0 * cols + c0)
 
 
 @njit(cache=True)
-def canonical(b, w, perms, cols):
-    """The least (black, white) image of a component under ``perms`` and the colour swap."""
+def canonical(b, w, tabs, cols):
+    """The least (black, white) image of a component under the symmetries tabulated in
+    ``tabs`` (see :func:`perm_tables`) and the colour swap."""
     best_b = ~U0
     best_w = ~U0
-    nperm = perms.shape[0]
+    nperm = tabs.shape[0]
+    top = b | w
+    nbytes = 0
+    while top != U0:
+        nbytes += 1
+        top >>= U8
     for s in range(nperm):
-        ib = U0
-        iw = U0
-        f = b
-        while f != U0:
-            lb = lowbit(f)
-            ib |= U1 << np.uint64(perms[s, bit_index(lb)])
-            f ^= lb
-        f = w
-        while f != U0:
-            lb = lowbit(f)
-            iw |= U1 << np.uint64(perms[s, bit_index(lb)])
-            f ^= lb
+        ib = _image(b, tabs, s, nbytes)
+        iw = _image(w, tabs, s, nbytes)
         if cols > 0:
             sh = _translate(ib | iw, cols)
             ib >>= sh
@@ -178,7 +205,7 @@ def impartial_moves(b, w, adj, n):
 
 
 @njit(cache=True)
-def component_value(b, w, adj, perms, cols, keys_b, keys_w, vals, count, budget):
+def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget):
     """The Grundy value of the connected component (b, w): mex over its moves of the XOR of
     the values of the parts each move leaves.
 
@@ -188,7 +215,7 @@ def component_value(b, w, adj, perms, cols, keys_b, keys_w, vals, count, budget)
     """
     if b == U0 or w == U0:
         return 0
-    kb, kw = canonical(b, w, perms, cols)
+    kb, kw = canonical(b, w, tabs, cols)
     slot = _find(keys_b, keys_w, kb, kw)
     if keys_b[slot] != EMPTY_KEY:
         return np.int64(vals[slot])
@@ -224,7 +251,7 @@ def component_value(b, w, adj, perms, cols, keys_b, keys_w, vals, count, budget)
                 cb = comp & nb
                 cw = comp & nw
                 if cb != U0 and cw != U0:
-                    part = component_value(cb, cw, adj, perms, cols, keys_b, keys_w, vals,
+                    part = component_value(cb, cw, adj, tabs, cols, keys_b, keys_w, vals,
                                            count, budget)
                     if part < 0:
                         return -1

@@ -305,7 +305,7 @@ class GrundySolver:
         # graph components: key -> (board, cells) to expand; boards numbered for the key
         self._graph_reps: dict[Any, tuple[Board, bytes]] = {}
         self._board_ids: dict[int, tuple[Board, int]] = {}
-        # boards of at most 64 squares: (board, slot, adj, perms, cols, memo) for the kernel
+        # boards of at most 64 squares: (board, slot, adj, symmetry tables, cols, memo)
         self._kernel_boards: dict[Any, tuple[Any, ...]] = {}
         # row part (as cut from a row) -> its canonical key, or None when it has no move
         self._part_keys: dict[str, str | None] = {}
@@ -352,21 +352,22 @@ class GrundySolver:
 
             adj = np.array(board.adjacency_masks, dtype=np.uint64)
             perms = np.array(board.symmetries(), dtype=np.int64).reshape(-1, board.n)
-            entry = (board, slot, adj, perms, board.cols if board.is_grid else 0, K.new_memo())
+            cols = board.cols if board.is_grid else 0
+            entry = (board, slot, adj, K.perm_tables(perms), cols, K.new_memo())
             self._kernel_boards[slot] = entry
         return entry
 
     def _kernel_key(self, board: Board, black: int, white: int) -> Any:
         from . import _impartial_kernels as K
 
-        _board, slot, _adj, perms, cols, _memo = self._kernel_board(board)
-        kb, kw = K.canonical(np.uint64(black), np.uint64(white), perms, cols)
+        _board, slot, _adj, tabs, cols, _memo = self._kernel_board(board)
+        kb, kw = K.canonical(np.uint64(black), np.uint64(white), tabs, cols)
         return ("k", slot, int(kb), int(kw))
 
     def _kernel_value(self, key: Any, deadline: float | None) -> int:
         from . import _impartial_kernels as K
 
-        _board, _slot, adj, perms, cols, memo = self._kernel_boards[key[1]]
+        _board, _slot, adj, tabs, cols, memo = self._kernel_boards[key[1]]
         b, w = np.uint64(key[2]), np.uint64(key[3])
         budget = np.zeros(1, dtype=np.int64)
         while True:
@@ -374,7 +375,7 @@ class GrundySolver:
             if memo.full:  # (below the limit: checked after the chunk that filled it)
                 K.grow_memo(memo)
             budget[0] = _KERNEL_CHUNK
-            g = K.component_value(b, w, adj, perms, cols, *memo.arrays(), budget)
+            g = K.component_value(b, w, adj, tabs, cols, *memo.arrays(), budget)
             self.searched += len(memo) - before
             if g >= 0:
                 return int(g)
