@@ -22,6 +22,8 @@ def mcgs() -> None:
 
 
 # Commands defined in their own modules register themselves below, one line each.
+from .clobber_value import value_cmd  # noqa: E402, I001
+clobber.add_command(value_cmd)
 # -- anchor: clobber value --
 # -- anchor: clobber solve --
 # -- anchor: clobber perft --

@@ -1,0 +1,62 @@
+"""``clobbermania clobber value``: the canonical value of a Clobber position."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ..clobber.values import value_result
+from ..render import text_drawing
+from ._common import check_time_limit, emit_json, load_position
+
+GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
+              "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
+              "colours in vertex order.")
+
+_OUTCOME_WORDS = {"L": "Black (Left) wins whoever starts",
+                  "R": "White (Right) wins whoever starts",
+                  "N": "the player to move wins",
+                  "P": "the player to move loses"}
+
+
+@click.command("value")
+@click.argument("board")
+@click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
+@click.option("--time-limit", type=float, metavar="S",
+              help="Give up after S seconds with an error naming the limit (values are "
+                   "exponential to compute; parts found so far are kept for a retry in "
+                   "the same process).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def value_cmd(board, graph, time_limit, as_json) -> None:
+    """The canonical value of BOARD under Clobber (x = Black = Left, o = White = Right),
+    in CGSuite syntax, with its outcome class and atomic weight.
+
+    The value is the sum of the values of the connected parts. Outcome: L (Black wins),
+    R (White wins), N (the player to move wins), P (the player to move loses).
+
+    \b
+    Examples:
+      clobbermania clobber value xxo                 # ^
+      clobbermania clobber value xoxo/oxox --json
+      clobbermania clobber value xoxoxo --graph cycle:6
+    """
+    t0 = time.perf_counter()
+    position = load_position(board, graph)
+    check_time_limit(time_limit)
+    r = value_result(position, time_limit=time_limit)
+    seconds = time.perf_counter() - t0
+    if as_json:
+        out = r.to_dict()
+        out["board"] = position.text()
+        out["seconds"] = round(seconds, 6)
+        emit_json(out)
+        return
+    click.echo(f"Clobber on {position.board.describe()}")
+    click.echo(text_drawing(position))
+    click.echo(f"value: {r.value}")
+    click.echo(f"outcome: {r.outcome} ({_OUTCOME_WORDS[r.outcome]})")
+    click.echo(f"atomic weight: {r.atomic_weight}   temperature: {r.temperature}")
+    if len(r.components) > 1:
+        click.echo("parts: " + ", ".join(f"{p} = {g}" for p, g in r.components))
+    click.echo(f"seconds: {seconds:.3f}")

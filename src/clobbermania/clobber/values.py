@@ -1,0 +1,430 @@
+"""Canonical values of two-player Clobber positions (x = Black = Left, o = White = Right).
+
+A position is the sum of its connected parts (stones joined by board adjacency; no move
+ever joins two parts, since a stone only moves onto a neighbouring stone). The value of a
+part is ``{values of Black's options | values of White's options}`` (Conway, *On Numbers
+and Games*; Albert, Grossman, Nowakowski, Wolfe, *An introduction to Clobber*, 2005), each
+option being again a sum of parts. :mod:`clobbermania.cgt` puts every value in canonical
+form (dominated options removed, reversible ones bypassed), so equal values are one object.
+
+Parts are cached by a canonical key, so that a part met again anywhere is not searched
+again:
+
+* on a grid, a part is cropped to its bounding box and written row by row with ``/``
+  between rows (translation); the key is the least of its images under the 8 symmetries
+  of a rectangle (the 4 reflections and rotation by 180 degrees, and the same after
+  transposing, which maps an h x w box onto a w x h one); a 1 x n row thus meets its
+  reversal and its vertical twin;
+* colour swap negates: the key is the least of those 8 images and of their 8 colour-swapped
+  images, and a part whose least image is a swapped one has the negated value;
+* on a general graph board (``--graph``), a part is kept where it is, and the key is the
+  least of the (black, white) bitmask pairs of its images under the board's known
+  symmetries (:meth:`~clobbermania.stones.Board.symmetries`) and their colour swaps.
+
+A part in which neither colour can move is 0 (a lone stone, a one-coloured group); the
+search gets that for free as ``{ | } = 0``.
+
+>>> print(clobber_value(Position.from_string("xxo")), clobber_value(Position.from_string("xoxox")))
+^ {*|v}
+>>> r = value_result(Position.from_string("xo/ox"))
+>>> print(r.value, r.outcome, r.atomic_weight)
+* N 0
+
+Moves are those of the reference generator (:meth:`Position.moves
+<clobbermania.stones.Position.moves>`); the string search below is held equal to it by
+``tests/test_clobber_values.py`` (a plain recursion over ``Position.moves`` / ``play``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..cgt import Game
+from ..errors import ClobbermaniaError
+from ..stones import BLACK, WHITE, Board, Position, opponent
+
+__all__ = ["clobber_value", "value_result", "outcome", "ValueResult", "ValueTimeout",
+           "component_values", "clear_cache", "cache_size"]
+
+ZERO = Game(0)
+
+
+class ValueTimeout(ClobbermaniaError):
+    """The value search ran out of its time limit (the message names the limit)."""
+
+
+# --- grid parts, as row strings ---------------------------------------------------------
+# A grid part is a string of its cropped bounding box, rows joined by "/": the separator
+# doubles as a wall, so with a row stride of w + 1 a horizontal step never wraps.
+
+_SWAP = str.maketrans("xo", "ox")
+_grid_memo: dict[str, Game] = {}     # raw or canonical part string -> value
+_graph_memo: dict[tuple, Game] = {}  # (board, black, white) canonical -> value
+_option_memo: dict[str, Game] = {}   # an option's uncropped string -> value of its sum
+
+
+def clear_cache() -> None:
+    """Forget every cached part value (the cgt table itself is kept)."""
+    _grid_memo.clear()
+    _graph_memo.clear()
+    _option_memo.clear()
+
+
+def cache_size() -> int:
+    """How many part keys are cached (raw and canonical strings both count)."""
+    return len(_grid_memo) + len(_graph_memo)
+
+
+class _Clock:
+    """Checks a deadline every few hundred parts searched (cheap enough to leave on)."""
+
+    __slots__ = ("deadline", "limit", "count")
+
+    def __init__(self, limit: float | None) -> None:
+        self.limit = limit
+        self.deadline = None if limit is None else time.perf_counter() + limit
+        self.count = 0
+
+    def tick(self) -> None:
+        self.count += 1
+        if self.deadline is not None and not self.count & 255 \
+                and time.perf_counter() > self.deadline:
+            raise ValueTimeout(f"the value search ran out of its time limit of {self.limit:g} s "
+                               f"after {self.count:,} parts (values are exponential to compute; "
+                               "try 'clobber solve' for the outcome alone)")
+
+
+def _canonical_grid(s: str) -> tuple[str, bool]:
+    """(key, negated): the least image of part ``s`` under the 8 rectangle symmetries and
+    colour swap, and whether that image is colour-swapped."""
+    rows = s.split("/")
+    c = "/".join(rows[::-1])                  # upside down
+    imgs = [s, s[::-1], c, c[::-1]]           # identity, rotation 180, the two flips
+    if len(rows) > 1 or len(s) > 1:
+        cols = ["".join(t) for t in zip(*rows, strict=True)]
+        t = "/".join(cols)
+        u = "/".join(cols[::-1])
+        imgs += [t, t[::-1], u, u[::-1]]
+    m1 = min(imgs)
+    m2 = min(x.translate(_SWAP) for x in imgs)
+    return (m1, False) if m1 <= m2 else (m2, True)
+
+
+def _grid_part_value(s: str, clock: _Clock) -> Game:
+    g = _grid_memo.get(s)
+    if g is not None:
+        return g
+    key, neg = _canonical_grid(s)
+    g = _grid_memo.get(key)
+    if g is None:
+        clock.tick()
+        g = _grid_search(key, clock)
+        _grid_memo[key] = g
+    if neg:
+        g = -g
+    _grid_memo[s] = g
+    return g
+
+
+def _grid_parts(cells: list[str], stride: int) -> list[str]:
+    """The connected parts of ``cells`` (a row-separated grid as a list of characters, row
+    stride ``stride``), each cropped to its bounding box, as part strings."""
+    n = len(cells)
+    seen = [False] * n
+    out = []
+    for start in range(n):
+        if seen[start] or cells[start] not in "xo":
+            continue
+        seen[start] = True
+        comp = [start]
+        stack = [start]
+        while stack:
+            i = stack.pop()
+            for j in (i - 1, i + 1, i - stride, i + stride):
+                if 0 <= j < n and not seen[j] and (cells[j] == "x" or cells[j] == "o"):
+                    seen[j] = True
+                    comp.append(j)
+                    stack.append(j)
+        if len(comp) == 1:
+            continue            # a lone stone is 0
+        rs = [i // stride for i in comp]
+        cs = [i % stride for i in comp]
+        r0, r1, c0, c1 = min(rs), max(rs), min(cs), max(cs)
+        w = c1 - c0 + 1
+        box = [["."] * w for _ in range(r1 - r0 + 1)]
+        colours = set()
+        for i, r, c in zip(comp, rs, cs, strict=True):
+            box[r - r0][c - c0] = cells[i]
+            colours.add(cells[i])
+        if len(colours) == 2:   # a one-coloured part never moves: 0
+            out.append("/".join("".join(row) for row in box))
+    return out
+
+
+def _grid_search(s: str, clock: _Clock) -> Game:
+    """The value of the connected part ``s`` from its options."""
+    n = len(s)
+    w = s.find("/")
+    stride = w + 1 if w >= 0 else n + 1
+    left: dict[str, None] = {}
+    right: dict[str, None] = {}
+    for i, ch in enumerate(s):
+        if ch == "x":
+            other, dest = "o", left
+        elif ch == "o":
+            other, dest = "x", right
+        else:
+            continue
+        for j in (i - 1, i + 1, i - stride, i + stride):
+            if 0 <= j < n and s[j] == other:
+                cells = list(s)
+                cells[j] = ch
+                cells[i] = "."
+                dest["".join(cells)] = None
+    return Game.from_options([_grid_option(o, stride, clock) for o in left],
+                             [_grid_option(o, stride, clock) for o in right])
+
+
+_XBITS = str.maketrans("xo./", "1000")
+_OBITS = str.maketrans("xo./", "0100")
+
+
+
+def _crop(t: str) -> str:
+    """A connected part's string cut down to its bounding box."""
+    rows = t.split("/")
+    i, j = 0, len(rows)
+    while not rows[i].strip("."):
+        i += 1
+    while not rows[j - 1].strip("."):
+        j -= 1
+    rows = rows[i:j]
+    a = min(len(r) - len(r.lstrip(".")) for r in rows)
+    b = min(len(r) - len(r.rstrip(".")) for r in rows)
+    return "/".join([r[a:len(r) - b] for r in rows])
+
+
+def _grid_option(text: str, stride: int, clock: _Clock) -> Game:
+    """The value of an option (a sum of parts), the parts found by bitmask flood fill."""
+    g = _option_memo.get(text)
+    if g is not None:
+        return g
+    # bit i is character i; the "/" walls are never stones, so shifting by 1 or by the
+    # stride only ever reaches a real neighbour once masked with the stones
+    xs = int(text.translate(_XBITS)[::-1], 2)
+    os_ = int(text.translate(_OBITS)[::-1], 2)
+    stones = xs | os_
+    rest = stones
+    parts = []
+    while rest:
+        comp = rest & -rest
+        while True:
+            nxt = (comp | comp << 1 | comp >> 1 | comp << stride | comp >> stride) & stones
+            if nxt == comp:
+                break
+            comp = nxt
+        rest ^= comp
+        if comp & xs and comp & os_:
+            parts.append(comp)
+    if not parts:
+        g = ZERO
+    elif len(parts) == 1 and parts[0] == stones:
+        g = _grid_part_value(_crop(text), clock)
+    else:
+        g = ZERO
+        n = len(text)
+        for comp in parts:
+            bits = format(comp, "b").zfill(n)[::-1]
+            sub = "".join([c if k == "1" or c == "/" else "."
+                           for c, k in zip(text, bits, strict=True)])
+            g = g + _grid_part_value(_crop(sub), clock)
+    _option_memo[text] = g
+    return g
+
+
+# --- general graph boards, as bitmasks ----------------------------------------------------
+
+def _mask_parts(adj: tuple[int, ...], black: int, white: int) -> list[tuple[int, int]]:
+    """(black, white) of each connected part with stones of both colours."""
+    stones = black | white
+    out = []
+    while stones:
+        low = stones & -stones
+        comp = low
+        frontier = low
+        while frontier:
+            grow = 0
+            m = frontier
+            while m:
+                b = m & -m
+                grow |= adj[b.bit_length() - 1]
+                m ^= b
+            frontier = grow & stones & ~comp
+            comp |= frontier
+        stones &= ~comp
+        b, w = black & comp, white & comp
+        if b and w:
+            out.append((b, w))
+    return out
+
+
+def _permute(mask: int, perm: tuple[int, ...]) -> int:
+    out = 0
+    while mask:
+        b = mask & -mask
+        out |= 1 << perm[b.bit_length() - 1]
+        mask ^= b
+    return out
+
+
+def _graph_part_value(board: Board, black: int, white: int, clock: _Clock) -> Game:
+    raw = (board, black, white)
+    g = _graph_memo.get(raw)
+    if g is not None:
+        return g
+    imgs = [(_permute(black, p), _permute(white, p)) for p in board.symmetries()]
+    m1 = min(imgs)
+    m2 = min((w, b) for b, w in imgs)
+    key, neg = ((board, *m1), False) if m1 <= m2 else ((board, *m2), True)
+    g = _graph_memo.get(key)
+    if g is None:
+        clock.tick()
+        g = _graph_search(board, key[1], key[2], clock)
+        _graph_memo[key] = g
+    if neg:
+        g = -g
+    _graph_memo[raw] = g
+    return g
+
+
+def _graph_search(board: Board, black: int, white: int, clock: _Clock) -> Game:
+    adj = board.adjacency_masks
+    options: list[list[Game]] = [[], []]
+    for side, (mine, theirs) in enumerate(((black, white), (white, black))):
+        m = mine
+        while m:
+            b = m & -m
+            m ^= b
+            t = adj[b.bit_length() - 1] & theirs
+            while t:
+                d = t & -t
+                t ^= d
+                nm, nt = (mine ^ b) | d, theirs ^ d
+                nb, nw = (nm, nt) if side == 0 else (nt, nm)
+                total = ZERO
+                for pb, pw in _mask_parts(adj, nb, nw):
+                    total = total + _graph_part_value(board, pb, pw, clock)
+                options[side].append(total)
+    return Game.from_options(options[0], options[1])
+
+
+# --- public API -----------------------------------------------------------------------------
+
+def _grid_text_parts(position: Position) -> list[str]:
+    C = position.board.cols
+    chars = [".xo"[c] for c in position.cells]
+    cells: list[str] = []
+    for r in range(position.board.rows):
+        cells.extend(chars[r * C:(r + 1) * C])
+        cells.append("/")
+    return _grid_parts(cells, C + 1)
+
+
+def component_values(position: Position, *, time_limit: float | None = None
+                     ) -> list[tuple[str, Game]]:
+    """The parts of ``position`` that can still move, each with its value.
+
+    A grid part is given as its cropped rows (``xo/.x``); a part of a graph board as its
+    vertex colours (``x``, ``o``, ``.`` in vertex order, only the part's stones shown).
+
+    >>> [(t, str(g)) for t, g in component_values(Position.from_string("xxo.xo.x/.......o"))]
+    [('xxo', '^'), ('xo', '*'), ('x/o', '*')]
+    """
+    clock = _Clock(time_limit)
+    if position.board.is_grid:
+        return [(p, _grid_part_value(p, clock)) for p in _grid_text_parts(position)]
+    board = position.board
+    out = []
+    for b, w in _mask_parts(board.adjacency_masks, position.black, position.white):
+        text = "".join("x" if b >> v & 1 else "o" if w >> v & 1 else "."
+                       for v in range(board.n))
+        out.append((text, _graph_part_value(board, b, w, clock)))
+    return out
+
+
+def clobber_value(position: Position, *, time_limit: float | None = None) -> Game:
+    """The canonical value of a Clobber position (x = Black = Left), as a cgt Game.
+
+    Raises :class:`ValueTimeout` when ``time_limit`` seconds run out (part values found
+    so far stay cached, so a second call resumes where the first stopped).
+
+    >>> [str(clobber_value(Position.from_string(s))) for s in ("xo", "xxxo", "xoxox", "xxoo")]
+    ['*', '^^*', '{*|v}', '0']
+    >>> print(clobber_value(Position.checkerboard(3, 3)))
+    *
+    """
+    total = ZERO
+    for _, g in component_values(position, time_limit=time_limit):
+        total = total + g
+    return total
+
+
+@dataclass(frozen=True)
+class ValueResult:
+    """A position's value and what follows from it.
+
+    ``outcome`` is ``L`` (Black wins whoever starts), ``R`` (White wins), ``N`` (the player
+    to move wins) or ``P`` (the player to move loses). Every Clobber position is all-small
+    (Albert et al. 2005), so ``atomic_weight`` is always defined; ``temperature`` is that
+    of an infinitesimal (0 for a non-number, -1 for the number 0, as CGSuite prints).
+    """
+
+    value: Game
+    outcome: str
+    atomic_weight: Game
+    temperature: Fraction
+    seconds: float
+    components: list[tuple[str, Game]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"value": str(self.value), "outcome": self.outcome,
+                "atomic_weight": str(self.atomic_weight),
+                "temperature": str(self.temperature),
+                "components": [{"part": p, "value": str(g)} for p, g in self.components],
+                "seconds": round(self.seconds, 6)}
+
+
+def value_result(position: Position, *, time_limit: float | None = None) -> ValueResult:
+    """:func:`clobber_value` with outcome, atomic weight, temperature, parts and time.
+
+    >>> r = value_result(Position.from_string("xxxxo"))
+    >>> print(r.value, r.outcome, r.atomic_weight, r.temperature)
+    ^3 L 3 0
+    """
+    t0 = time.perf_counter()
+    parts = component_values(position, time_limit=time_limit)
+    total = ZERO
+    for _, g in parts:
+        total = total + g
+    return ValueResult(total, total.outcome, total.atomic_weight(), total.temperature,
+                       time.perf_counter() - t0, parts)
+
+
+def outcome(position: Position, first: int, *, time_limit: float | None = None) -> int:
+    """The winner (BLACK or WHITE) when ``first`` moves first, read off the value.
+
+    >>> outcome(Position.from_string("xoxo"), BLACK) == BLACK
+    True
+    >>> outcome(Position.from_string("xxoo"), BLACK) == WHITE
+    True
+    """
+    if first not in (BLACK, WHITE):
+        raise ClobbermaniaError(f"the first player must be BLACK (1) or WHITE (2), not {first!r}")
+    o = clobber_value(position, time_limit=time_limit).outcome
+    if o == "L":
+        return BLACK
+    if o == "R":
+        return WHITE
+    return first if o == "N" else opponent(first)
