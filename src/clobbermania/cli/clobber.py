@@ -25,7 +25,15 @@ def mcgs() -> None:
 from .clobber_value import value_cmd  # noqa: E402, I001
 clobber.add_command(value_cmd)
 # -- anchor: clobber value --
+from .clobber_solve import solve_cmd  # noqa: E402, I001
+clobber.add_command(solve_cmd)
 # -- anchor: clobber solve --
+from .clobber_solve import perft_cmd  # noqa: E402, I001
+clobber.add_command(perft_cmd)
 # -- anchor: clobber perft --
+from .clobber_solve import play_cmd  # noqa: E402, I001
+clobber.add_command(play_cmd)
 # -- anchor: clobber play --
+from .clobber_solve import mcgs_run_cmd  # noqa: E402, I001
+mcgs.add_command(mcgs_run_cmd)
 # -- anchor: mcgs run --

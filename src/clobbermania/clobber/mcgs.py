@@ -1,4 +1,5 @@
-"""A reader for MCGS ``.test`` files, and a runner for their impartial Clobber cases.
+"""A reader for MCGS ``.test`` files, and a runner for their Clobber cases (impartial and
+two-player: :func:`run_case`).
 
 MCGS (Folkersen, Müller, Du; University of Alberta) solves sums of combinatorial games;
 its test files list sums and expected results. The syntax (from MCGS's
@@ -52,6 +53,8 @@ __all__ = [
     "parse_test_text",
     "read_directory",
     "run_impartial_case",
+    "CaseResult",
+    "run_case",
 ]
 
 #: Sections whose boards this reader checks character by character (the Clobber games).
@@ -286,3 +289,78 @@ def run_impartial_case(case: TestCase, db: RowValues | None = None,
     found = nim_sum(solver.value(g.position(), deadline) for g in case.games)
     passed = all(e.satisfied_by_nim(found) for e in case.expectations)
     return passed, found, time.perf_counter() - t0
+
+
+# -- partizan cases (two-player Clobber) ------------------------------------------------------
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The outcome of running one case: ``status`` is ``pass``, ``fail`` or ``timeout``;
+    ``found`` the results in the command's order (``B win``, ``W loss``, ``N 3`` ...;
+    ``?`` where the time ran out)."""
+
+    case: TestCase
+    status: str
+    found: tuple[str, ...]
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return {"file": self.case.file, "line": self.case.line, "board": self.case.board,
+                "expected": [e.text() for e in self.case.expectations],
+                "found": list(self.found), "status": self.status,
+                "seconds": round(self.seconds, 6)}
+
+
+def run_case(case: TestCase, time_limit: float | None = None) -> CaseResult:
+    """Run one case of any Clobber section.
+
+    Impartial cases go to :func:`run_impartial_case`. Partizan ones (``[clobber_1xn]``,
+    ``[clobber]``) are solved by :func:`clobbermania.clobber.search.solve_sum` for each
+    player named (``B`` / ``W``), the sum of the case's boards with that player to move;
+    a ``B`` or ``W`` without an expected outcome passes once solved. ``time_limit`` is per
+    case (None: no limit).
+
+    >>> case = parse_test_text("[clobber_1xn] XOXOXO {B loss, W loss}")[0]
+    >>> r = run_case(case)
+    >>> r.status, r.found
+    ('pass', ('B loss', 'W loss'))
+    """
+    from ..stones import BLACK, WHITE
+    from .impartial import GrundyTimeout
+    from .search import solve_sum
+
+    t0 = time.perf_counter()
+    if case.impartial:
+        try:
+            ok, nim, _ = run_impartial_case(case, time_limit=time_limit)
+        except GrundyTimeout:
+            return CaseResult(case, "timeout", ("?",) * len(case.expectations),
+                              time.perf_counter() - t0)
+        found = tuple(f"N {nim}" if e.player == "N" else
+                      f"{e.player} {'win' if nim else 'loss'}" for e in case.expectations)
+        return CaseResult(case, "pass" if ok else "fail", found, time.perf_counter() - t0)
+    if any(g.impartial for g in case.games):
+        raise UnsupportedError(f"{case.where()}: a sum mixing impartial and partizan games "
+                               "is not supported")
+    if any(e.player == "N" for e in case.expectations):
+        raise UnsupportedError(f"{case.where()}: a partizan sum has no nim value (N)")
+    positions = [g.position() for g in case.games]
+    found = []
+    status = "pass"
+    for e in case.expectations:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        if left is not None and left <= 0:
+            found.append("?")
+            status = "timeout" if status == "pass" else status
+            continue
+        first = BLACK if e.player == "B" else WHITE
+        r = solve_sum(positions, first, time_limit=left)
+        if r.winner is None:
+            found.append("?")
+            status = "timeout" if status == "pass" else status
+            continue
+        outcome = "win" if r.winner == ("black" if first == BLACK else "white") else "loss"
+        found.append(f"{e.player} {outcome}")
+        if e.outcome is not None and e.outcome != outcome:
+            status = "fail"
+    return CaseResult(case, status, tuple(found), time.perf_counter() - t0)

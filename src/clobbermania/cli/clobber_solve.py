@@ -1,0 +1,220 @@
+"""``clobbermania clobber solve|perft|play`` and ``clobbermania mcgs run``: two-player
+Clobber outcomes, move counts, a game against the computer, and the MCGS test suites."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ..clobber.search import choose_move, perft, solve_outcome
+from ..errors import ClobbermaniaError, NotationError
+from ..render import text_drawing
+from ..stones import BLACK, COLOR_NAMES, Move, color_from_name, opponent
+from ._common import check_time_limit, emit_json, load_position
+
+GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
+              "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
+              "colours in vertex order.")
+_FIRST = click.Choice(["black", "white"], case_sensitive=False)
+
+
+@click.command("solve")
+@click.argument("board")
+@click.option("--first", type=_FIRST, required=True, help="The player to move first.")
+@click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
+@click.option("--time-limit", type=float, metavar="S",
+              help="Stop after S seconds (then winner may be null and exact is false).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve_cmd(board, first, graph, time_limit, as_json) -> None:
+    """Who wins BOARD with --first to move, and every winning first move.
+
+    x (Black, Left) moves a black stone onto an adjacent white stone, removing it; o
+    (White) likewise; whoever cannot move loses. Exhaustive proof search (numba
+    bitboards, transposition table over symmetries; large sums use part values).
+
+    \b
+    Examples:
+      clobbermania clobber solve xoxo/oxox/xoxo --first black --json
+      clobbermania clobber solve xoxox/oxoxo/xoxox/oxoxo --first white --time-limit 30
+    """
+    position = load_position(board, graph)
+    check_time_limit(time_limit)
+    r = solve_outcome(position, color_from_name(first), time_limit=time_limit)
+    if as_json:
+        out = r.to_dict()
+        emit_json(out)
+        return
+    click.echo(text_drawing(position))
+    if r.winner is None:
+        click.echo(f"{first} to move: unknown ({r.proof})")
+    else:
+        who = "the player to move wins" if r.winner == first.lower() else \
+            "the player to move loses"
+        click.echo(f"{first} to move: {r.winner} wins ({who})")
+        if r.winning_moves:
+            label = "winning moves" if r.exact else "winning moves found so far"
+            click.echo(f"{label} ({len(r.winning_moves)}): {' '.join(r.winning_moves)}")
+    click.echo(f"{r.proof}; seconds: {r.seconds:.3f}")
+
+
+@click.command("perft")
+@click.argument("board")
+@click.option("--depth", type=int, required=True, help="Longest sequence length D.")
+@click.option("--first", type=_FIRST, required=True, help="The player to move first.")
+@click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def perft_cmd(board, depth, first, graph, as_json) -> None:
+    """The number of move sequences of each length 1..D from BOARD (players alternating).
+
+    OpenSpiel's start is the checkerboard with o on the bottom-left square, o to move:
+
+    \b
+    Examples:
+      clobbermania clobber perft oxo/xox/oxo --depth 4 --first white   # 12 88 376 936
+      clobbermania clobber perft xoxo/oxox --depth 3 --first black --json
+    """
+    t0 = time.perf_counter()
+    position = load_position(board, graph)
+    if depth < 1:
+        raise NotationError(f"--depth must be at least 1, not {depth}")
+    counts = perft(position, color_from_name(first), depth)
+    seconds = time.perf_counter() - t0
+    if as_json:
+        emit_json({"board": position.text(), "first": first.lower(), "depth": depth,
+                   "counts": counts, "seconds": round(seconds, 6)})
+        return
+    for d, c in enumerate(counts, start=1):
+        click.echo(f"depth {d}: {c:,}")
+    click.echo(f"seconds: {seconds:.3f}")
+
+
+def _read_line() -> str | None:
+    """One line from standard input, None at end of file."""
+    line = sys.stdin.readline()
+    if line and not sys.stdin.isatty():  # echo piped input so the transcript reads well
+        click.echo(line.strip())
+    return None if line == "" else line.strip()
+
+
+@click.command("play")
+@click.argument("board", default="xoxox/oxoxo/xoxox/oxoxo")
+@click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
+@click.option("--first", type=click.Choice(["human", "computer"], case_sensitive=False),
+              default="human", show_default=True, help="Who moves first.")
+@click.option("--human", "human_color", type=_FIRST, default="black", show_default=True,
+              help="The colour you play (Black, x, moves first).")
+@click.option("--time-limit", type=float, default=5.0, show_default=True, metavar="S",
+              help="Seconds the computer may think per move.")
+def play_cmd(board, graph, first, human_color, time_limit) -> None:
+    """Play Clobber against the computer on BOARD (default: the 4x5 checkerboard).
+
+    Type moves like a1-b1 (a stone of yours onto an adjacent stone of the other colour;
+    on a graph, vertex numbers like 3-7). 'moves' lists your legal moves, 'quit' (or end
+    of input) stops. The computer plays perfectly when it solves the position in its
+    time, otherwise the best move of an alpha-beta search on mobility, and says which.
+
+    \b
+    Examples:
+      clobbermania clobber play
+      clobbermania clobber play xoxo/oxox/xoxo --first computer
+    """
+    position = load_position(board, graph)
+    check_time_limit(time_limit)
+    human = color_from_name(human_color)
+    computer = opponent(human)
+    to_move = human if first.lower() == "human" else computer
+    example = "a1-b1" if position.board.is_grid else "3-7"
+    click.echo(f"you play {COLOR_NAMES[human]} ({'x' if human == BLACK else 'o'})")
+    while True:
+        click.echo(text_drawing(position))
+        if not position.has_move(to_move):
+            if to_move == computer:
+                click.echo("The computer has no move: you win.")
+            else:
+                click.echo("You have no move: the computer wins.")
+            return
+        if to_move == computer:
+            move, why = choose_move(position, computer, time_limit=time_limit)
+            click.echo(f"computer plays {move.to_str(position.board)} ({why})")
+            position = position.play(move, computer)
+            to_move = human
+            continue
+        click.echo(f"your move ({example}, 'moves' or 'quit'): ", nl=False)
+        line = _read_line()
+        if line is None:
+            click.echo()
+            click.echo("end of input: game abandoned.")
+            return
+        if line.lower() in {"quit", "q", "exit"}:
+            click.echo("game abandoned.")
+            return
+        if line.lower() in {"moves", "?", "help"}:
+            click.echo("legal moves: " + " ".join(m.to_str(position.board)
+                                                    for m in position.moves(human)))
+            continue
+        if not line:
+            continue
+        try:
+            move = Move.parse(line, position.board)
+            position = position.play(move, human)
+        except ClobbermaniaError as exc:
+            click.echo(f"not played: {exc}")
+            continue
+        to_move = computer
+
+
+@click.command("run")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--time-limit", type=float, metavar="S",
+              help="Seconds per case (then the case is a timeout).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def mcgs_run_cmd(files, time_limit, as_json) -> None:
+    """Run every case of MCGS `.test` FILES (or of every *.test in a directory).
+
+    Exit status 1 when a case fails (a timeout is not a failure).
+
+    \b
+    Examples:
+      clobbermania mcgs run ../shared/data/mcgs/ --time-limit 60
+      clobbermania mcgs run suite.test --json
+    """
+    from ..clobber.mcgs import parse_test_file, run_case
+
+    check_time_limit(time_limit)
+    t0 = time.perf_counter()
+    paths: list[Path] = []
+    for f in files:
+        p = Path(f)
+        if p.is_dir():
+            paths.extend(sorted(p.glob("*.test")))
+        elif p.is_file():
+            paths.append(p)
+        else:
+            raise NotationError(f"no such file or directory: {f}")
+    cases = [c for p in paths for c in parse_test_file(p)]
+    results = []
+    for c in cases:
+        r = run_case(c, time_limit=time_limit)
+        results.append(r)
+        if not as_json and r.status != "pass":
+            click.echo(f"{r.status.upper()} {c.where()}: {c.board[:60]} expected "
+                       f"{', '.join(e.text() for e in c.expectations)}; found "
+                       f"{', '.join(r.found)} ({r.seconds:.2f} s)")
+    count = {s: sum(1 for r in results if r.status == s) for s in ("pass", "fail", "timeout")}
+    seconds = time.perf_counter() - t0
+    if as_json:
+        emit_json({"passed": count["pass"], "failed": count["fail"],
+                   "timeouts": count["timeout"],
+                   "cases": [r.to_dict() for r in results], "seconds": round(seconds, 6)})
+    else:
+        click.echo(f"{len(results)} cases in {len(paths)} files: {count['pass']} passed, "
+                   f"{count['fail']} failed, {count['timeout']} timed out; "
+                   f"seconds: {seconds:.2f}")
+    if count["fail"]:
+        sys.exit(1)
+
+
+__all__ = ["solve_cmd", "perft_cmd", "play_cmd", "mcgs_run_cmd"]
