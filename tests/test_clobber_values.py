@@ -228,3 +228,43 @@ def test_cli_value_time_limit(capsys):
     code, out, err = run_cli(capsys, "clobber", "value", "xoxox/oxoxo/xoxox/oxoxo",
                              "--time-limit", "0.01")
     assert code == 2 and "time limit of 0.01 s" in err
+
+
+def test_kernel_options_match_the_reference_moves():
+    """The kernel's options of a part are the reference generator's moves (Position.moves
+    and play), part by part: same number per side, same multiset of option values."""
+    from clobbermania.clobber._clobber_kernels import canonical, part_options
+
+    def kernel_key_value(ph, pw, pb, px):
+        cells = ["x" if pb >> i & 1 else "o" if px >> i & 1 else "." for i in range(ph * pw)]
+        text = "/".join("".join(cells[r * pw:(r + 1) * pw]) for r in range(ph))
+        return clobber_value(Position.from_string(text))
+
+    rng = random.Random(3)
+    for _ in range(200):
+        h, w = rng.randint(1, 3), rng.randint(1, 4)
+        cells = [rng.choice("xxoo.") for _ in range(h * w)]
+        b = sum(1 << i for i, ch in enumerate(cells) if ch == "x")
+        x = sum(1 << i for i, ch in enumerate(cells) if ch == "o")
+        p = Position.from_string("/".join("".join(cells[r * w:(r + 1) * w]) for r in range(h)))
+        side, start, parts = part_options(h, w, b, x)
+        found: dict[int, list] = {0: [], 1: []}
+        for k, sd in enumerate(side.tolist()):
+            total = Game(0)
+            for ph, pw, pb, px, neg in parts[start[k]:start[k + 1]].tolist():
+                g = kernel_key_value(ph, pw, pb, px)
+                total += -g if neg else g
+            found[sd].append(total.id)
+        for sd, colour in ((0, BLACK), (1, WHITE)):
+            expected = [clobber_value(p.play(m)).id for m in p.moves(colour)]
+            assert sorted(found[sd]) == sorted(expected), (p.text(), colour)
+        # the canonical image of a part is one of its symmetric images, colour-swapped when
+        # flagged, and the same for every symmetric image of the part
+        if b and x:
+            ch, cw, cb, cx, neg = canonical(h, w, b, x)
+            for perm in p.board.symmetries():
+                q = p.transform(perm)
+                image = canonical(h, w, q.black, q.white)
+                assert image[:4] == (ch, cw, cb, cx)
+                if image[4] != neg:      # only a part equal to its own colour swap
+                    assert clobber_value(p) is -clobber_value(p)

@@ -44,6 +44,7 @@ from fractions import Fraction
 from ..cgt import Game
 from ..errors import ClobbermaniaError
 from ..stones import BLACK, WHITE, Board, Position, opponent
+from ._clobber_kernels import MAX_CELLS, canonical, part_options
 
 __all__ = ["clobber_value", "value_result", "outcome", "ValueResult", "ValueTimeout",
            "component_values", "clear_cache", "cache_size"]
@@ -60,9 +61,12 @@ class ValueTimeout(ClobbermaniaError):
 # doubles as a wall, so with a row stride of w + 1 a horizontal step never wraps.
 
 _SWAP = str.maketrans("xo", "ox")
+_XBITS = str.maketrans("xo./", "1000")
+_OBITS = str.maketrans("xo./", "0100")
 _grid_memo: dict[str, Game] = {}     # raw or canonical part string -> value
 _graph_memo: dict[tuple, Game] = {}  # (board, black, white) canonical -> value
 _option_memo: dict[str, Game] = {}   # an option's uncropped string -> value of its sum
+_int_memo: dict[tuple[int, int, int, int], Game] = {}  # canonical (h, w, black, white)
 
 
 def clear_cache() -> None:
@@ -70,11 +74,12 @@ def clear_cache() -> None:
     _grid_memo.clear()
     _graph_memo.clear()
     _option_memo.clear()
+    _int_memo.clear()
 
 
 def cache_size() -> int:
     """How many part keys are cached (raw and canonical strings both count)."""
-    return len(_grid_memo) + len(_graph_memo)
+    return len(_grid_memo) + len(_graph_memo) + len(_int_memo)
 
 
 class _Clock:
@@ -112,9 +117,50 @@ def _canonical_grid(s: str) -> tuple[str, bool]:
     return (m1, False) if m1 <= m2 else (m2, True)
 
 
+def _int_search(h: int, w: int, b: int, wm: int, clock: _Clock) -> Game:
+    """The value of a canonical part of at most 63 squares, its options from the kernel."""
+    side, start, parts = part_options(h, w, b, wm)
+    start = start.tolist()
+    parts = parts.tolist()
+    left: list[Game] = []
+    right: list[Game] = []
+    memo = _int_memo
+    for k, sd in enumerate(side.tolist()):
+        total = None
+        for ph, pw, pb, px, neg in parts[start[k]:start[k + 1]]:
+            key = (ph, pw, pb, px)
+            g = memo.get(key)
+            if g is None:
+                clock.tick()
+                g = _int_search(ph, pw, pb, px, clock)
+                memo[key] = g
+            if neg:
+                g = -g
+            total = g if total is None else total + g
+        (right if sd else left).append(ZERO if total is None else total)
+    return Game.from_options(left, right)
+
+
 def _grid_part_value(s: str, clock: _Clock) -> Game:
     g = _grid_memo.get(s)
     if g is not None:
+        return g
+    h = s.count("/") + 1
+    w = len(s) // h
+    if h * w <= MAX_CELLS:
+        # small parts go to the kernel, keyed by bitboards
+        flat = s.replace("/", "")[::-1]
+        kh, kw, kb, kx, neg = canonical(h, w, int(flat.translate(_XBITS), 2),
+                                        int(flat.translate(_OBITS), 2))
+        key = (int(kh), int(kw), int(kb), int(kx))
+        g = _int_memo.get(key)
+        if g is None:
+            clock.tick()
+            g = _int_search(*key, clock)
+            _int_memo[key] = g
+        if neg:
+            g = -g
+        _grid_memo[s] = g
         return g
     key, neg = _canonical_grid(s)
     g = _grid_memo.get(key)
@@ -187,8 +233,6 @@ def _grid_search(s: str, clock: _Clock) -> Game:
                              [_grid_option(o, stride, clock) for o in right])
 
 
-_XBITS = str.maketrans("xo./", "1000")
-_OBITS = str.maketrans("xo./", "0100")
 
 
 
