@@ -1,0 +1,174 @@
+"""Two-player Clobber figures: our solver against OpenSpiel, perft, the MCGS suites,
+the 5x6 start, and the (XO)^n first-player-win family.
+
+    .venv/bin/python benchmarks/clobber.py                 # everything but the long runs
+    .venv/bin/python benchmarks/clobber.py --openspiel     # + OpenSpiel's alpha_beta_search
+    .venv/bin/python benchmarks/clobber.py --five-by-six 600 --xo 120
+
+Sections (each prints its figures as it goes):
+
+1. starts (OpenSpiel's: o on the bottom-left square, o to move): our time to decide the
+   outcome (and to list every winning move) on 3x4, 4x4, 3x6, 4x5, 5x5; with
+   ``--openspiel`` the same run of OpenSpiel's ``alpha_beta_search`` (python minimax
+   module, open_spiel 2.0.2) on 3x4, 4x4, 3x6 and the ratio;
+2. perft of OpenSpiel's 8x8 start to depth 4 (oracle 112, 11848, 1182276, 111070552);
+3. the MCGS suites (``../shared/data/mcgs``): per file passed / failed / timeouts and our
+   total time, next to the total of the times MCGS recorded in the files' comments;
+4. ``--five-by-six S``: the 5x6 start with a limit of S seconds;
+5. ``--xo S``: (XO)^n for n = 1, 2, ... with both first players, S seconds per n: the
+   largest n decided and its time (theorem: a first-player win exactly when n != 3).
+
+Timings on a shared 2-core machine are noisy; medians of ``--repeat`` runs are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from clobbermania.clobber import search
+from clobbermania.clobber.mcgs import parse_test_file, run_case
+from clobbermania.clobber.openspiel import openspiel_start, to_openspiel
+from clobbermania.stones import WHITE, Position
+
+MCGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "mcgs"
+if not MCGS.is_dir():
+    MCGS = Path("/work/shared/data/mcgs")
+
+
+def median_time(fn, repeat: int) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), out
+
+
+def starts(repeat: int, with_openspiel: bool) -> None:
+    print("== starts (o bottom-left, o to move): outcome / all winning moves")
+    search.solve_outcome(Position.from_string("xo"), "black")  # compile / load kernels
+    os_times = {}
+    if with_openspiel:
+        try:
+            import pyspiel
+            from open_spiel.python.algorithms import minimax
+        except ImportError:
+            print("   open_spiel is not installed: pip install open_spiel")
+            with_openspiel = False
+    for r, c in ((3, 4), (4, 4), (3, 6), (4, 5), (5, 5)):
+        p = openspiel_start(r, c)
+        t_out, res = median_time(lambda p=p: search.solve_outcome(p, WHITE, all_moves=False),
+                                 repeat)
+        t_all, res_all = median_time(lambda p=p: search.solve_outcome(p, WHITE), 1)
+        line = (f"   {r}x{c}: {res.winner} wins with o first; outcome {t_out:.3f} s "
+                f"({res.nodes:,} nodes), all winning moves {t_all:.3f} s "
+                f"({len(res_all.winning_moves)} winning)")
+        if with_openspiel and (r, c) in ((3, 4), (4, 4), (3, 6)):
+            game = pyspiel.load_game("clobber", {"rows": r, "columns": c})
+            state = game.new_initial_state(to_openspiel(p, WHITE))
+            t0 = time.perf_counter()
+            value, _ = minimax.alpha_beta_search(game, state=state, maximizing_player_id=0)
+            os_times[(r, c)] = time.perf_counter() - t0
+            agree = (value > 0) == (res.winner == "white")
+            line += (f"; OpenSpiel alpha_beta_search {os_times[(r, c)]:.2f} s "
+                     f"({'agrees' if agree else 'DISAGREES'}), "
+                     f"{os_times[(r, c)] / t_out:,.0f}x")
+        print(line, flush=True)
+
+
+def perft8(repeat: int) -> None:
+    print("== perft, 8x8 OpenSpiel start")
+    p = openspiel_start(8, 8)
+    search.perft(p, WHITE, 1)
+    t, counts = median_time(lambda: search.perft(p, WHITE, 4), repeat)
+    ok = counts == [112, 11848, 1182276, 111070552]
+    print(f"   depth 4: {counts} in {t:.2f} s ({'matches' if ok else 'DIFFERS FROM'} "
+          "the oracle)", flush=True)
+
+
+_MS = re.compile(r"/\*\s*([0-9.]+)\s*ms\s*\*/")
+
+
+def mcgs_suites(time_limit: float) -> None:
+    print(f"== MCGS suites ({MCGS}), {time_limit:g} s per case")
+    grand = Counter()
+    total = 0.0
+    for f in sorted(MCGS.glob("*.test")):
+        cases = parse_test_file(f)
+        recorded = sum(float(x) for x in _MS.findall(f.read_text())) / 1000
+        c = Counter()
+        t0 = time.perf_counter()
+        for case in cases:
+            r = run_case(case, time_limit=time_limit)
+            c[r.status] += 1
+            if r.status != "pass":
+                print(f"      {r.status} line {case.line}: {case.board[:50]} "
+                      f"expected {[e.text() for e in case.expectations]} found {r.found}")
+        t = time.perf_counter() - t0
+        total += t
+        grand.update(c)
+        rec = f"; MCGS recorded {recorded:.2f} s" if recorded else ""
+        print(f"   {f.name}: {c['pass']} passed, {c['fail']} failed, "
+              f"{c['timeout']} timeouts; {t:.2f} s{rec}", flush=True)
+    print(f"   all: {grand['pass']} passed, {grand['fail']} failed, {grand['timeout']} "
+          f"timeouts; {total:.1f} s", flush=True)
+
+
+def five_by_six(limit: float) -> None:
+    print(f"== 5x6 start, {limit:g} s limit")
+    p = openspiel_start(5, 6)
+    r = search.solve_outcome(p, WHITE, time_limit=limit, all_moves=False)
+    print(f"   winner {r.winner}, exact {r.exact}, {r.nodes:,} nodes, {r.seconds:.1f} s "
+          f"({r.proof})", flush=True)
+
+
+def xo_family(limit: float) -> None:
+    print(f"== (XO)^n, both first players, {limit:g} s per n")
+    n = 1
+    while True:
+        p = Position.from_string("xo" * n)
+        t0 = time.perf_counter()
+        rs = [search.solve_sum([p], f, time_limit=limit) for f in ("black", "white")]
+        t = time.perf_counter() - t0
+        if any(r.winner is None for r in rs):
+            print(f"   n = {n}: not decided in {limit:g} s; largest n decided: {n - 1}")
+            return
+        first_wins = all(r.winner == r.first for r in rs)
+        ok = first_wins == (n != 3)
+        print(f"   n = {n}: {'first player wins' if first_wins else 'not N'} "
+              f"({'as the theorem says' if ok else 'CONTRADICTS THE THEOREM'}), {t:.2f} s",
+              flush=True)
+        n += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--openspiel", action="store_true")
+    ap.add_argument("--mcgs-time-limit", type=float, default=60.0)
+    ap.add_argument("--skip-mcgs", action="store_true")
+    ap.add_argument("--five-by-six", type=float, metavar="S")
+    ap.add_argument("--xo", type=float, metavar="S")
+    ap.add_argument("--only", choices=["starts", "perft", "mcgs", "five", "xo"])
+    a = ap.parse_args(argv)
+    if a.only in (None, "starts"):
+        starts(a.repeat, a.openspiel)
+    if a.only in (None, "perft"):
+        perft8(a.repeat)
+    if a.only in (None, "mcgs") and not a.skip_mcgs:
+        mcgs_suites(a.mcgs_time_limit)
+    if a.five_by_six:
+        five_by_six(a.five_by_six)
+    if a.xo:
+        xo_family(a.xo)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
