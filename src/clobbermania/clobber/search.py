@@ -23,7 +23,7 @@ nodes, seconds, and a one-line proof); :func:`perft` counts move sequences;
 
 >>> r = solve_outcome(Position.from_string("xoxo/oxox"), "black")   # the value is *
 >>> r.winner, r.winning_moves, r.exact
-('black', ('a1-a2', 'b2-a2', 'c1-c2', 'd2-c2'), True)
+('black', ('a1-b1', 'a1-a2', 'c1-b1', 'c1-c2', 'b2-b1', 'b2-c2', 'd2-d1', 'd2-c2'), True)
 >>> solve_outcome(Position.checkerboard(2, 3), "white").winner   # 2x3 is P: first loses
 'black'
 >>> perft(Position.from_string("oxo/xox/oxo"), "white", 4)
