@@ -74,4 +74,5 @@ from .hamming import hamming_claims  # noqa: E402, F401
 # -- anchor: reproduce hamming --
 from .grundy import grundy_claims  # noqa: E402, F401
 # -- anchor: reproduce grundy --
+from .clobber import clobber_claims  # noqa: E402, F401, I001
 # -- anchor: reproduce clobber --
