@@ -268,3 +268,28 @@ def test_kernel_options_match_the_reference_moves():
                 assert image[:4] == (ch, cw, cb, cx)
                 if image[4] != neg:      # only a part equal to its own colour swap
                     assert clobber_value(p) is -clobber_value(p)
+
+
+def test_reproduce_clobber_group_pieces():
+    from clobbermania.reproduce import REGISTRY
+    from clobbermania.reproduce.clobber import (
+        _conjecture_claim,
+        conjectured_xxo,
+        expected_outcome,
+    )
+
+    assert "clobber" in REGISTRY
+    assert [conjectured_xxo(n) for n in (1, 3, 5, 7, 9)] == ["^", "^^", "^3", "^4", "^5"]
+    assert [expected_outcome(2, n) for n in (3, 4, 6)] == ["P", "N", "P"]
+    assert [expected_outcome(4, n) for n in (4, 5, 6, 7)] == ["N", "N", "P", "N"]
+    claim = _conjecture_claim(budget=1.0)
+    assert claim.status == "pass" and "n = 1.." in claim.found
+    # the claim fails when the value does not match: corrupt the conjecture's formula
+    import clobbermania.reproduce.clobber as rc
+
+    saved = rc.conjectured_xxo
+    rc.conjectured_xxo = lambda n: "^"
+    try:
+        assert _conjecture_claim(budget=0.5).status == "fail"
+    finally:
+        rc.conjectured_xxo = saved
