@@ -105,7 +105,7 @@ def test_strip_dead_and_canonical_keep_the_game():
         q = Position.from_masks(p.board, int(b), int(w))
         # only stones without an opposite neighbour in their part go; the moves stay
         assert sorted(q.moves()) == sorted(p.moves())
-        syms = np.array(p.board.symmetries(), np.int64)
+        syms = K.symmetry_tables(p.board.symmetries())
         key = K.canonical(b, w, syms, 4, np.uint64(15))
         for perm in p.board.symmetries():
             t = q.transform(perm)

@@ -13,9 +13,13 @@ equal to it by property tests (tests/test_clobber_search.py):
 - :func:`perft` -- the number of move sequences of each length;
 - :func:`solve` -- a negamax proof search (win/loss of the player to move) with a
   transposition table keyed by a canonical key (monochrome components removed, least
-  image under the board's symmetries and, on grids, translation), zero components removed
-  (a component in which the player to move loses whoever starts is the game 0), and a
-  node budget so the Python side can check the clock between calls.
+  image under the board's symmetries and, on grids, translation to the top-left corner),
+  moves ordered by the opponent's replies (fewest first; a move leaving none wins at
+  once), and a node budget so the Python side can check the clock between calls;
+- :func:`alphabeta` -- a depth-limited negamax on mobility, for the computer player.
+
+Every search keeps its stack in arrays: numba's on-disk cache cannot hold recursive
+functions (measured: a segfault on the second run with cached recursion).
 """
 
 from __future__ import annotations
@@ -161,13 +165,32 @@ def strip_dead(me, opp, nbr):
     return me & keep, opp & keep
 
 
-@njit(cache=True)
-def _transform(x, perm):
+def symmetry_tables(perms) -> np.ndarray:
+    """tab[k, j, b] = the image under permutation k of the bits ``b`` of byte j of a mask:
+    a mask is transformed by 8 lookups instead of a loop over its stones."""
+    perms = np.asarray(perms, dtype=np.int64)
+    k, n = perms.shape
+    tab = np.zeros((k, 8, 256), dtype=np.uint64)
+    for s in range(k):
+        for j in range(8):
+            for b in range(256):
+                out = 0
+                for i in range(8):
+                    v = 8 * j + i
+                    if b >> i & 1 and v < n:
+                        out |= 1 << int(perms[s, v])
+                tab[s, j, b] = out
+    return tab
+
+
+@njit(cache=True, inline="always")
+def _transform(x, tab, k):
     out = U0
+    j = 0
     while x:
-        low = x & (~x + U1)
-        x ^= low
-        out |= U1 << np.uint64(perm[_lowbit_index(low)])
+        out |= tab[k, j, np.int64(x & np.uint64(255))]
+        x >>= np.uint64(8)
+        j += 1
     return out
 
 
@@ -190,14 +213,15 @@ def _translate(me, opp, cols, row0):
 
 @njit(cache=True)
 def canonical(me, opp, syms, cols, row0):
-    """The least (me, opp) image under the symmetries (rows of ``syms``) and, when
-    ``cols`` > 0 (a grid), translation to the top-left corner."""
+    """The least (me, opp) image under the symmetries (``syms`` from
+    :func:`symmetry_tables`) and, when ``cols`` > 0 (a grid), translation to the top-left
+    corner."""
     best_me = U0
     best_opp = U0
     first = True
     for k in range(syms.shape[0]):
-        a = _transform(me, syms[k])
-        b = _transform(opp, syms[k])
+        a = _transform(me, syms, k)
+        b = _transform(opp, syms, k)
         if cols > 0:
             a, b = _translate(a, b, cols, row0)
         if first or a < best_me or (a == best_me and b < best_opp):

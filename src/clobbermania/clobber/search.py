@@ -5,14 +5,14 @@ removing it; White (``o``, Right) likewise; who cannot move loses. A position is
 its connected parts (Albert, Grossman, Nowakowski, Wolfe, *An introduction to Clobber*,
 2005), which the search uses three ways, after MCGS (Folkersen, Müller, Du):
 
-1. parts of one colour can never move and are dropped; small parts that are 0 (the player
-   to move loses there whoever starts) are dropped (G + 0 = G);
+1. parts of one colour can never move and are dropped (they are 0);
 2. positions of at most 64 live stones are searched by the numba negamax of
    :mod:`._search_kernels`, over bitboards, with a transposition table keyed by the least
    image of the stones under the board's symmetries and translation (and colour: "Black to
    move on (b, w)" is "White to move on (w, b)");
-3. larger sums (the MCGS suites add up to eight 3x3 boards): each small part (at most
-   :data:`SMALL_PART` stones) is replaced by its canonical value
+3. larger sums (the MCGS suites add up to eight 3x3 boards), and rows the bitboard search
+   has not decided in :data:`KERNEL_FIRST_NODES` nodes: each small part (at most
+   :data:`SMALL_PART` stones, or :data:`SMALL_ROW` in one row) is replaced by its value
    (:func:`clobbermania.clobber.values.clobber_value`), the values are added into one cgt
    game G, and the search runs on "big parts + G", where a move is either a move in a big
    part or an option of G; when the big parts are gone the outcome of G decides.
@@ -42,7 +42,7 @@ from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_fro
 from . import _search_kernels as K
 
 __all__ = ["SolveResult", "solve_outcome", "solve_sum", "perft", "choose_move",
-           "SMALL_PART", "MAX_STONES"]
+           "SMALL_PART", "SMALL_ROW", "KERNEL_FIRST_NODES", "MAX_STONES"]
 
 #: Parts with at most this many stones are replaced by their values in large sums...
 SMALL_PART = 10
@@ -109,6 +109,16 @@ class _OutOfTime(Exception):
     pass
 
 
+_SYM_TABLES: dict[Board, np.ndarray] = {}
+
+
+def _symmetry_tables(board: Board) -> np.ndarray:
+    tab = _SYM_TABLES.get(board)
+    if tab is None:
+        tab = _SYM_TABLES[board] = K.symmetry_tables(board.symmetries())
+    return tab
+
+
 class _Engine:
     """The numba proof search on one board (<= 64 squares), with its table."""
 
@@ -119,7 +129,7 @@ class _Engine:
         _check_edges(board)
         self.board = board
         self.nbr = np.array(board.adjacency_masks, dtype=np.uint64)
-        self.syms = np.array(board.symmetries(), dtype=np.int64)
+        self.syms = _symmetry_tables(board)
         self.cols = board.cols if board.is_grid else 0
         self.row0 = np.uint64((1 << self.cols) - 1 if self.cols else 0)
         if tt_bits is None:
