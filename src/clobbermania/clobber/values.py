@@ -64,7 +64,9 @@ _SWAP = str.maketrans("xo", "ox")
 _XBITS = str.maketrans("xo./", "1000")
 _OBITS = str.maketrans("xo./", "0100")
 _grid_memo: dict[str, Game] = {}     # raw or canonical part string -> value
-_graph_memo: dict[tuple, Game] = {}  # (board, black, white) canonical -> value
+# board -> {(black, white) raw or canonical -> value}; one dict per board, so that the
+# board (whose hash walks its whole adjacency) is hashed once per call, not once per part
+_graph_memo: dict[Board, dict[tuple[int, int], Game]] = {}
 _option_memo: dict[str, Game] = {}   # an option's uncropped string -> value of its sum
 _int_memo: dict[tuple[int, int, int, int], Game] = {}  # canonical (h, w, black, white)
 
@@ -79,7 +81,7 @@ def clear_cache() -> None:
 
 def cache_size() -> int:
     """How many part keys are cached (raw and canonical strings both count)."""
-    return len(_grid_memo) + len(_graph_memo) + len(_int_memo)
+    return len(_grid_memo) + sum(map(len, _graph_memo.values())) + len(_int_memo)
 
 
 class _Clock:
@@ -323,27 +325,28 @@ def _permute(mask: int, perm: tuple[int, ...]) -> int:
     return out
 
 
-def _graph_part_value(board: Board, black: int, white: int, clock: _Clock) -> Game:
-    raw = (board, black, white)
-    g = _graph_memo.get(raw)
+def _graph_part_value(board: Board, memo: dict, black: int, white: int, clock: _Clock
+                      ) -> Game:
+    raw = (black, white)
+    g = memo.get(raw)
     if g is not None:
         return g
     imgs = [(_permute(black, p), _permute(white, p)) for p in board.symmetries()]
     m1 = min(imgs)
     m2 = min((w, b) for b, w in imgs)
-    key, neg = ((board, *m1), False) if m1 <= m2 else ((board, *m2), True)
-    g = _graph_memo.get(key)
+    key, neg = (m1, False) if m1 <= m2 else (m2, True)
+    g = memo.get(key)
     if g is None:
         clock.tick()
-        g = _graph_search(board, key[1], key[2], clock)
-        _graph_memo[key] = g
+        g = _graph_search(board, memo, key[0], key[1], clock)
+        memo[key] = g
     if neg:
         g = -g
-    _graph_memo[raw] = g
+    memo[raw] = g
     return g
 
 
-def _graph_search(board: Board, black: int, white: int, clock: _Clock) -> Game:
+def _graph_search(board: Board, memo: dict, black: int, white: int, clock: _Clock) -> Game:
     adj = board.adjacency_masks
     options: list[list[Game]] = [[], []]
     for side, (mine, theirs) in enumerate(((black, white), (white, black))):
@@ -359,7 +362,7 @@ def _graph_search(board: Board, black: int, white: int, clock: _Clock) -> Game:
                 nb, nw = (nm, nt) if side == 0 else (nt, nm)
                 total = ZERO
                 for pb, pw in _mask_parts(adj, nb, nw):
-                    total = total + _graph_part_value(board, pb, pw, clock)
+                    total = total + _graph_part_value(board, memo, pb, pw, clock)
                 options[side].append(total)
     return Game.from_options(options[0], options[1])
 
@@ -390,11 +393,12 @@ def component_values(position: Position, *, time_limit: float | None = None
     if position.board.is_grid:
         return [(p, _grid_part_value(p, clock)) for p in _grid_text_parts(position)]
     board = position.board
+    memo = _graph_memo.setdefault(board, {})
     out = []
     for b, w in _mask_parts(board.adjacency_masks, position.black, position.white):
         text = "".join("x" if b >> v & 1 else "o" if w >> v & 1 else "."
                        for v in range(board.n))
-        out.append((text, _graph_part_value(board, b, w, clock)))
+        out.append((text, _graph_part_value(board, memo, b, w, clock)))
     return out
 
 
