@@ -559,7 +559,9 @@ def choose_move(position: Position, to_move: int | str, time_limit: float = 5.0
     best = int(np.argmax([position.play(m).stone_count() for m in moves]))
     best_depth = 0
     depth = 0
-    while time.perf_counter() - t0 < time_limit * 0.9 and depth < position.stone_count():
+    # depth 0 always runs (it costs one move generation per root move)
+    while (depth == 0 or time.perf_counter() - t0 < time_limit * 0.9) \
+            and depth < position.stone_count():
         stats = np.zeros(2, np.int64)
         left = time_limit - (time.perf_counter() - t0)
         # a node budget that the remaining time can afford (measured rate ~ 2e6 nodes/s)
