@@ -22,6 +22,8 @@ demo: $(VENV)/.installed
 	$(BIN)/clobbermania solitaire solve xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo --first any --svg tournament-5x6.svg
 	@echo "picture of the witness written to tournament-5x6.svg"
 	$(BIN)/clobbermania solitaire reduce 40x40 --first white --no-moves --svg reduce-40x40.svg
+	$(BIN)/clobbermania reproduce grundy
+	$(BIN)/clobbermania grundy value xo_oxx
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
