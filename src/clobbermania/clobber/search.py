@@ -173,6 +173,23 @@ def _check_edges(board: Board) -> None:
                                f"not {edges}")
 
 
+_LAST_ENGINE: list[_Engine] = []
+_LAST_SUM: list = []  # the last _SumSearch, reused on the same board
+
+
+def _engine_for(board: Board, stones: int) -> _Engine:
+    """The engine of the last call when it was on the same board (its table entries hold
+    for any position of that board: an MCGS case asks B and W of one sum, and W on
+    (xo)^n is B on its mirror image), else a new one."""
+    bits = min(_MAX_TT_BITS, max(12, stones + 4))
+    if _LAST_ENGINE and _LAST_ENGINE[0].board == board and \
+            _LAST_ENGINE[0].tt[2].shape[0] >= 1 << bits:
+        return _LAST_ENGINE[0]
+    engine = _Engine(board, stones=stones)
+    _LAST_ENGINE[:] = [engine]
+    return engine
+
+
 # -- parts ---------------------------------------------------------------------------------
 
 def _live_parts(position: Position) -> list[list[int]]:
@@ -325,9 +342,12 @@ class _SumSearch:
         if game == 0 and (black | white).bit_count() <= 20:
             me, opp = _masks(black, white, color)
             return self.engine.wins(me, opp, self.budget)
-        key = K.canonical(np.uint64(black), np.uint64(white), self.engine.syms,
+        # keyed from the mover's side: White to move on (b, w) + G is Black to move on
+        # the colour-swapped stones + (-G), so both questions share their answers
+        me, opp = _masks(black, white, color)
+        key = K.canonical(np.uint64(me), np.uint64(opp), self.engine.syms,
                           self.engine.cols, self.engine.row0)
-        mkey = (int(key[0]), int(key[1]), game.id, color)
+        mkey = (int(key[0]), int(key[1]), (game if color == BLACK else -game).id)
         hit = self.memo.get(mkey)
         if hit is not None:
             return hit
@@ -385,7 +405,7 @@ def solve_sum(positions: list[Position], first: int | str, *,
             values = None
         if stones <= MAX_STONES:
             packed = _pack(positions, parts)
-            engine = _Engine(packed.board, stones=stones)
+            engine = _engine_for(packed.board, stones)
             me, opp = _masks(packed.black, packed.white, color)
             rows_only = all(_in_a_line(positions[gi].board, part) for gi, part in parts)
             if values is None or not rows_only:
@@ -422,7 +442,13 @@ def solve_sum(positions: list[Position], first: int | str, *,
             return result(color if win else opponent(color),
                           f"sum of {len(small)} part values = {game} ({o})")
         packed = _pack(positions, big)
-        search = _SumSearch(packed.board, budget)
+        if _LAST_SUM and _LAST_SUM[0].board == packed.board:
+            search = _LAST_SUM[0]  # its memo holds for any stones of that board
+            search.budget = budget
+            search.engine.stats[:] = 0
+        else:
+            search = _SumSearch(packed.board, budget)
+            _LAST_SUM[:] = [search]
         win = search.wins(packed.black, packed.white, game, color)
         return result(color if win else opponent(color),
                       f"search of {len(big)} large parts + {len(small)} part values, "
@@ -459,7 +485,7 @@ def solve_outcome(position: Position, first: int | str, time_limit: float | None
                                r.proof, r.board)
         return r
     packed = _pack([position], [(0, p) for p in parts])
-    engine = _Engine(packed.board, stones=stones)
+    engine = _engine_for(packed.board, stones)
     to_packed = {orig[1]: v for v, orig in enumerate(packed.origin)}
     other = opponent(color)
     me, opp = _masks(packed.black, packed.white, color)
