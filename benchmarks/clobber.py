@@ -50,6 +50,14 @@ def median_time(fn, repeat: int) -> tuple[float, object]:
     return statistics.median(times), out
 
 
+def cold(fn):
+    """Run ``fn`` with no table left over from an earlier call (search keeps the last
+    engine for the next call on the same board)."""
+    search._LAST_ENGINE.clear()
+    search._LAST_SUM.clear()
+    return fn()
+
+
 def starts(repeat: int, with_openspiel: bool) -> None:
     print("== starts (o bottom-left, o to move): outcome / all winning moves")
     search.solve_outcome(Position.from_string("xo"), "black")  # compile / load kernels
@@ -63,9 +71,10 @@ def starts(repeat: int, with_openspiel: bool) -> None:
             with_openspiel = False
     for r, c in ((3, 4), (4, 4), (3, 6), (4, 5), (5, 5)):
         p = openspiel_start(r, c)
-        t_out, res = median_time(lambda p=p: search.solve_outcome(p, WHITE, all_moves=False),
-                                 repeat)
-        t_all, res_all = median_time(lambda p=p: search.solve_outcome(p, WHITE), 1)
+        t_out, res = median_time(lambda p=p: cold(lambda: search.solve_outcome(
+            p, WHITE, all_moves=False)), repeat)
+        t_all, res_all = median_time(lambda p=p: cold(lambda: search.solve_outcome(p, WHITE)),
+                                     1)
         line = (f"   {r}x{c}: {res.winner} wins with o first; outcome {t_out:.3f} s "
                 f"({res.nodes:,} nodes), all winning moves {t_all:.3f} s "
                 f"({len(res_all.winning_moves)} winning)")
@@ -134,6 +143,8 @@ def xo_family(limit: float) -> None:
     while True:
         p = Position.from_string("xo" * n)
         t0 = time.perf_counter()
+        search._LAST_ENGINE.clear()
+        search._LAST_SUM.clear()
         rs = [search.solve_sum([p], f, time_limit=limit) for f in ("black", "white")]
         t = time.perf_counter() - t0
         if any(r.winner is None for r in rs):
