@@ -226,8 +226,12 @@ def test_cli_value_time_limit(capsys):
 
     clear_cache()
     code, out, err = run_cli(capsys, "clobber", "value", "xoxox/oxoxo/xoxox/oxoxo",
-                             "--time-limit", "0.01")
-    assert code == 2 and "time limit of 0.01 s" in err
+                             "--time-limit", "0.01", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] is None and data["exact"] is False
+    assert "time limit of 0.01 s" in data["reason"]
+    code, out, err = run_cli(capsys, "clobber", "value", "xxo", "--json")
+    assert json.loads(out)["exact"] is True
 
 
 def test_kernel_options_match_the_reference_moves():

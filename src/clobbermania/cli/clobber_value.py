@@ -6,7 +6,7 @@ import time
 
 import click
 
-from ..clobber.values import value_result
+from ..clobber.values import ValueTimeout, value_result
 from ..render import text_drawing
 from ._common import check_time_limit, emit_json, load_position
 
@@ -24,9 +24,8 @@ _OUTCOME_WORDS = {"L": "Black (Left) wins whoever starts",
 @click.argument("board")
 @click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
 @click.option("--time-limit", type=float, metavar="S",
-              help="Give up after S seconds with an error naming the limit (values are "
-                   "exponential to compute; parts found so far are kept for a retry in "
-                   "the same process).")
+              help="Stop after S seconds: the value is then unknown (null, exact false, "
+                   "exit 0); values are exponential to compute.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def value_cmd(board, graph, time_limit, as_json) -> None:
     """The canonical value of BOARD under Clobber (x = Black = Left, o = White = Right),
@@ -44,10 +43,22 @@ def value_cmd(board, graph, time_limit, as_json) -> None:
     t0 = time.perf_counter()
     position = load_position(board, graph)
     check_time_limit(time_limit)
-    r = value_result(position, time_limit=time_limit)
+    try:
+        r = value_result(position, time_limit=time_limit)
+    except ValueTimeout as exc:
+        seconds = time.perf_counter() - t0
+        if as_json:
+            emit_json({"value": None, "outcome": None, "atomic_weight": None, "exact": False,
+                       "reason": str(exc), "board": position.text(),
+                       "seconds": round(seconds, 6)})
+        else:
+            click.echo(f"value: unknown ({exc})")
+            click.echo(f"seconds: {seconds:.3f}")
+        return
     seconds = time.perf_counter() - t0
     if as_json:
         out = r.to_dict()
+        out["exact"] = True
         out["board"] = position.text()
         out["seconds"] = round(seconds, 6)
         emit_json(out)
