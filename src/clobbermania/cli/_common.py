@@ -58,4 +58,14 @@ def progress_reporter(label: str) -> Callable[[dict], None] | None:
         yield update
 
 
-__all__ = ["load_position", "emit_json", "check_time_limit", "progress_reporter"]
+def read_line() -> str | None:
+    """One line typed at a ``play`` prompt, None at end of file. Piped input is echoed
+    so that a transcript reads like a session."""
+    line = sys.stdin.readline()
+    if line and not sys.stdin.isatty():
+        click.echo(line.strip())
+    return None if line == "" else line.strip()
+
+
+__all__ = ["load_position", "emit_json", "check_time_limit", "progress_reporter",
+           "read_line"]

@@ -13,7 +13,7 @@ from ..clobber.search import choose_move, perft, solve_outcome
 from ..errors import ClobbermaniaError, NotationError
 from ..render import text_drawing
 from ..stones import BLACK, COLOR_NAMES, Move, color_from_name, opponent
-from ._common import check_time_limit, emit_json, load_position
+from ._common import check_time_limit, emit_json, load_position, read_line
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
@@ -91,14 +91,6 @@ def perft_cmd(board, depth, first, graph, as_json) -> None:
     click.echo(f"seconds: {seconds:.3f}")
 
 
-def _read_line() -> str | None:
-    """One line from standard input, None at end of file."""
-    line = sys.stdin.readline()
-    if line and not sys.stdin.isatty():  # echo piped input so the transcript reads well
-        click.echo(line.strip())
-    return None if line == "" else line.strip()
-
-
 @click.command("play")
 @click.argument("board", default="xoxox/oxoxo/xoxox/oxoxo")
 @click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
@@ -143,7 +135,7 @@ def play_cmd(board, graph, first, human_color, time_limit) -> None:
             to_move = human
             continue
         click.echo(f"your move ({example}, 'moves' or 'quit'): ", nl=False)
-        line = _read_line()
+        line = read_line()
         if line is None:
             click.echo()
             click.echo("end of input: game abandoned.")

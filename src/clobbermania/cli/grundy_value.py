@@ -4,7 +4,6 @@ and a game against the computer opponent."""
 from __future__ import annotations
 
 import random
-import sys
 import time
 
 import click
@@ -13,7 +12,7 @@ from ..clobber.impartial import GrundyTimeout, choose_move, grundy_value
 from ..errors import ClobbermaniaError
 from ..render import text_drawing
 from ..stones import Move
-from ._common import check_time_limit, emit_json, load_position
+from ._common import check_time_limit, emit_json, load_position, read_line
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; CONFIG gives vertex "
@@ -97,14 +96,6 @@ def value_cmd(config, graph, db_dir, time_limit, as_json) -> None:
                f"seconds: {time.perf_counter() - t0:.3f}")
 
 
-def _read_line() -> str | None:
-    """One line from standard input, None at end of file."""
-    line = sys.stdin.readline()
-    if line and not sys.stdin.isatty():  # echo piped input so the transcript reads well
-        click.echo(line.strip())
-    return None if line == "" else line.strip()
-
-
 @click.command("play")
 @click.argument("config", default="xoxoxoxoxo")
 @click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
@@ -150,7 +141,7 @@ def play_cmd(config, graph, first, seed, db_dir, time_limit) -> None:
             computer_turn = False
             continue
         click.echo(f"your move ({example}, 'moves' or 'quit'): ", nl=False)
-        line = _read_line()
+        line = read_line()
         if line is None:
             click.echo()
             click.echo("end of input: game abandoned.")
