@@ -10,9 +10,10 @@ from contextlib import contextmanager
 
 import click
 
-from ..errors import NotationError
+from ..errors import ClobbermaniaError, NotationError
 from ..graphs import parse_graph_spec
-from ..stones import Position
+from ..render import text_drawing
+from ..stones import Move, Position, opponent
 
 
 def load_position(board: str, graph: str | None = None) -> Position:
@@ -67,5 +68,54 @@ def read_line() -> str | None:
     return None if line == "" else line.strip()
 
 
+def play_in_terminal(position: Position, computer_first: bool,
+                     computer_move: Callable[[Position], tuple[Move, str]],
+                     human: int | None = None) -> None:
+    """The game loop of the ``play`` commands: draw the board, let the computer
+    (``computer_move`` gives its move and the reason) and the person take turns until one
+    has no move. ``human`` is the colour the person moves and the computer moves the other
+    (None: impartial, both move either colour). The person types moves (``a1-b1``, or
+    ``3-7`` on a graph), ``moves`` for the legal ones, ``quit`` or end of input to stop;
+    an illegal move is refused with one sentence and asked again."""
+    computer = None if human is None else opponent(human)
+    computer_turn = computer_first
+    example = "a1-b1" if position.board.is_grid else "3-7"
+    while True:
+        click.echo(text_drawing(position))
+        if not position.has_move(computer if computer_turn else human):
+            if computer_turn:
+                click.echo("The computer has no move: you win.")
+            else:
+                click.echo("You have no move: the computer wins.")
+            return
+        if computer_turn:
+            move, why = computer_move(position)
+            click.echo(f"computer plays {move.to_str(position.board)} ({why})")
+            position = position.play(move, computer)
+            computer_turn = False
+            continue
+        click.echo(f"your move ({example}, 'moves' or 'quit'): ", nl=False)
+        line = read_line()
+        if line is None:
+            click.echo()
+            click.echo("end of input: game abandoned.")
+            return
+        if line.lower() in {"quit", "q", "exit"}:
+            click.echo("game abandoned.")
+            return
+        if line.lower() in {"moves", "?", "help"}:
+            click.echo("legal moves: " + " ".join(m.to_str(position.board)
+                                                    for m in position.moves(human)))
+            continue
+        if not line:
+            continue
+        try:
+            position = position.play(Move.parse(line, position.board), human)
+        except ClobbermaniaError as exc:
+            click.echo(f"not played: {exc}")
+            continue
+        computer_turn = True
+
+
 __all__ = ["load_position", "emit_json", "check_time_limit", "progress_reporter",
-           "read_line"]
+           "read_line", "play_in_terminal"]

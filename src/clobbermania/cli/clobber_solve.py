@@ -10,10 +10,10 @@ from pathlib import Path
 import click
 
 from ..clobber.search import choose_move, perft, solve_outcome
-from ..errors import ClobbermaniaError, NotationError
+from ..errors import NotationError
 from ..render import text_drawing
-from ..stones import BLACK, COLOR_NAMES, Move, color_from_name, opponent
-from ._common import check_time_limit, emit_json, load_position, read_line
+from ..stones import BLACK, COLOR_NAMES, color_from_name, opponent
+from ._common import check_time_limit, emit_json, load_position, play_in_terminal
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
@@ -117,45 +117,9 @@ def play_cmd(board, graph, first, human_color, time_limit) -> None:
     check_time_limit(time_limit)
     human = color_from_name(human_color)
     computer = opponent(human)
-    to_move = human if first.lower() == "human" else computer
-    example = "a1-b1" if position.board.is_grid else "3-7"
     click.echo(f"you play {COLOR_NAMES[human]} ({'x' if human == BLACK else 'o'})")
-    while True:
-        click.echo(text_drawing(position))
-        if not position.has_move(to_move):
-            if to_move == computer:
-                click.echo("The computer has no move: you win.")
-            else:
-                click.echo("You have no move: the computer wins.")
-            return
-        if to_move == computer:
-            move, why = choose_move(position, computer, time_limit=time_limit)
-            click.echo(f"computer plays {move.to_str(position.board)} ({why})")
-            position = position.play(move, computer)
-            to_move = human
-            continue
-        click.echo(f"your move ({example}, 'moves' or 'quit'): ", nl=False)
-        line = read_line()
-        if line is None:
-            click.echo()
-            click.echo("end of input: game abandoned.")
-            return
-        if line.lower() in {"quit", "q", "exit"}:
-            click.echo("game abandoned.")
-            return
-        if line.lower() in {"moves", "?", "help"}:
-            click.echo("legal moves: " + " ".join(m.to_str(position.board)
-                                                    for m in position.moves(human)))
-            continue
-        if not line:
-            continue
-        try:
-            move = Move.parse(line, position.board)
-            position = position.play(move, human)
-        except ClobbermaniaError as exc:
-            click.echo(f"not played: {exc}")
-            continue
-        to_move = computer
+    play_in_terminal(position, first.lower() == "computer",
+                     lambda p: choose_move(p, computer, time_limit=time_limit), human)
 
 
 @click.command("run")

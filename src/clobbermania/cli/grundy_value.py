@@ -11,8 +11,7 @@ import click
 from ..clobber.impartial import GrundyTimeout, choose_move, grundy_value
 from ..errors import ClobbermaniaError
 from ..render import text_drawing
-from ..stones import Move
-from ._common import check_time_limit, emit_json, load_position, read_line
+from ._common import check_time_limit, emit_json, load_position, play_in_terminal
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; CONFIG gives vertex "
@@ -124,44 +123,8 @@ def play_cmd(config, graph, first, seed, db_dir, time_limit) -> None:
     check_time_limit(time_limit)
     db = open_db(db_dir)
     rng = random.Random(seed) if seed is not None else None
-    computer_turn = first.lower() == "computer"
-    example = "a1-b1" if position.board.is_grid else "3-7"
-    while True:
-        click.echo(text_drawing(position))
-        if not position.has_move():
-            if computer_turn:
-                click.echo("The computer has no move: you win.")
-            else:
-                click.echo("You have no move: the computer wins.")
-            return
-        if computer_turn:
-            move, why = choose_move(position, db=db, rng=rng, time_limit=time_limit)
-            click.echo(f"computer plays {move.to_str(position.board)} ({why})")
-            position = position.play(move)
-            computer_turn = False
-            continue
-        click.echo(f"your move ({example}, 'moves' or 'quit'): ", nl=False)
-        line = read_line()
-        if line is None:
-            click.echo()
-            click.echo("end of input: game abandoned.")
-            return
-        if line.lower() in {"quit", "q", "exit"}:
-            click.echo("game abandoned.")
-            return
-        if line.lower() in {"moves", "?", "help"}:
-            click.echo("legal moves: " + " ".join(m.to_str(position.board)
-                                                    for m in position.moves()))
-            continue
-        if not line:
-            continue
-        try:
-            move = Move.parse(line, position.board)
-            position = position.play(move)
-        except ClobbermaniaError as exc:
-            click.echo(f"not played: {exc}")
-            continue
-        computer_turn = True
+    play_in_terminal(position, first.lower() == "computer",
+                     lambda p: choose_move(p, db=db, rng=rng, time_limit=time_limit))
 
 
 __all__ = ["value_cmd", "play_cmd", "open_db"]
