@@ -13,6 +13,7 @@ import click
 from .. import __version__
 from ..errors import ClobbermaniaError
 from .cgt import cgt
+from .clickomania import clickomania, samegame
 from .clobber import clobber, mcgs
 from .grundy import grundy
 from .reproduce import reproduce
@@ -37,6 +38,8 @@ cli.add_command(grundy)
 cli.add_command(cgt)
 cli.add_command(clobber)
 cli.add_command(mcgs)
+cli.add_command(clickomania)
+cli.add_command(samegame)
 
 
 def main(argv: list[str] | None = None) -> None:

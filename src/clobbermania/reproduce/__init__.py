@@ -76,3 +76,4 @@ from .grundy import grundy_claims  # noqa: E402, F401
 # -- anchor: reproduce grundy --
 from .clobber import clobber_claims  # noqa: E402, F401, I001
 # -- anchor: reproduce clobber --
+# -- anchor: reproduce clickomania --

@@ -1,0 +1,35 @@
+"""``clobbermania clickomania ...`` and ``clobbermania samegame ...``: blocks that fall."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def clickomania() -> None:
+    """Clickomania: clear a grid of coloured blocks by clicking groups of two or more.
+
+    \b
+    Example:
+      clobbermania clickomania column 1221 --json
+    """
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def samegame() -> None:
+    """SameGame: Clickomania scored (n-2)^2 a group of n, +1000 for a cleared board.
+
+    \b
+    Example:
+      clobbermania samegame play 1122/1122 --json
+    """
+
+
+# Commands defined in their own modules register themselves below, two lines each, just
+# above their anchor.
+# -- anchor: clickomania column --
+# -- anchor: clickomania solve --
+# -- anchor: clickomania hardness --
+# -- anchor: clickomania value --
+# -- anchor: samegame play --
+# -- anchor: samegame bench --
