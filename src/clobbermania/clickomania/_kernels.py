@@ -1,0 +1,203 @@
+"""Numba primitives of Clickomania: the one fast click (checked against ``rules.py``).
+
+Layout: ``grid`` is ``int8[W, H]``; ``grid[c, h]`` is the colour of the block at height
+``h`` (0 = bottom) of column ``c``, or -1. Columns are settled (no holes) and closed to the
+left, so column ``c`` is empty exactly when ``grid[c, 0] < 0`` and every column right of
+it is empty too. Representatives and move order are those of ``rules.Board.moves``:
+the group's block in its leftmost column, lowest there; groups in column-major order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def k_n_columns(grid: np.ndarray) -> int:
+    """The number of non-empty columns."""
+    W = grid.shape[0]
+    for c in range(W):
+        if grid[c, 0] < 0:
+            return c
+    return W
+
+
+@njit(cache=True)
+def k_n_blocks(grid: np.ndarray) -> int:
+    """The number of blocks."""
+    W, H = grid.shape
+    n = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            if grid[c, h] < 0:
+                break
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def k_group(grid: np.ndarray, c: int, h: int, mark: np.ndarray,
+            stack_c: np.ndarray, stack_h: np.ndarray) -> int:
+    """Flood-fill the group of (c, h): set ``mark`` on its cells, list them in the stacks.
+
+    Returns its size (0 when the cell is empty). ``mark`` must be False on the group.
+    """
+    W, H = grid.shape
+    color = grid[c, h]
+    if color < 0:
+        return 0
+    mark[c, h] = True
+    stack_c[0] = c
+    stack_h[0] = h
+    n = 1
+    i = 0
+    while i < n:
+        cc = stack_c[i]
+        hh = stack_h[i]
+        i += 1
+        if cc > 0 and not mark[cc - 1, hh] and grid[cc - 1, hh] == color:
+            mark[cc - 1, hh] = True
+            stack_c[n] = cc - 1
+            stack_h[n] = hh
+            n += 1
+        if cc + 1 < W and not mark[cc + 1, hh] and grid[cc + 1, hh] == color:
+            mark[cc + 1, hh] = True
+            stack_c[n] = cc + 1
+            stack_h[n] = hh
+            n += 1
+        if hh > 0 and not mark[cc, hh - 1] and grid[cc, hh - 1] == color:
+            mark[cc, hh - 1] = True
+            stack_c[n] = cc
+            stack_h[n] = hh - 1
+            n += 1
+        if hh + 1 < H and not mark[cc, hh + 1] and grid[cc, hh + 1] == color:
+            mark[cc, hh + 1] = True
+            stack_c[n] = cc
+            stack_h[n] = hh + 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def k_group_size(grid: np.ndarray, c: int, h: int) -> int:
+    """The size of the group at (c, h) (0 when empty)."""
+    W, H = grid.shape
+    mark = np.zeros((W, H), dtype=np.bool_)
+    sc = np.empty(W * H, dtype=np.int32)
+    sh = np.empty(W * H, dtype=np.int32)
+    return k_group(grid, c, h, mark, sc, sh)
+
+
+@njit(cache=True)
+def k_remove_marked(grid: np.ndarray, mark: np.ndarray) -> None:
+    """Remove the marked blocks, let the rest fall, close empty columns to the left."""
+    W, H = grid.shape
+    dst = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        k = 0
+        for h in range(H):
+            x = grid[c, h]
+            if x < 0:
+                break
+            if not mark[c, h]:
+                grid[dst, k] = x
+                k += 1
+        if k > 0:
+            for h in range(k, H):
+                if grid[dst, h] < 0:
+                    break
+                grid[dst, h] = -1
+            dst += 1
+    # clear the columns freed by closing up (their old contents were moved or removed)
+    for c in range(dst, W):
+        if grid[c, 0] < 0 and c > dst:
+            break
+        for h in range(H):
+            if grid[c, h] < 0:
+                break
+            grid[c, h] = -1
+
+
+@njit(cache=True)
+def k_click(grid: np.ndarray, c: int, h: int) -> int:
+    """Click (c, h) in place: remove its group if it has >= 2 blocks, settle, close up.
+
+    Returns the number of blocks removed (0, board unchanged, when the click is illegal).
+    """
+    W, H = grid.shape
+    if c < 0 or c >= W or h < 0 or h >= H or grid[c, h] < 0:
+        return 0
+    mark = np.zeros((W, H), dtype=np.bool_)
+    sc = np.empty(W * H, dtype=np.int32)
+    sh = np.empty(W * H, dtype=np.int32)
+    n = k_group(grid, c, h, mark, sc, sh)
+    if n < 2:
+        return 0
+    k_remove_marked(grid, mark)
+    return n
+
+
+@njit(cache=True)
+def k_moves(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray, out_size: np.ndarray,
+            out_color: np.ndarray) -> int:
+    """Every group of >= 2 blocks: representative (c, h), size, colour; returns the count."""
+    W, H = grid.shape
+    mark = np.zeros((W, H), dtype=np.bool_)
+    sc = np.empty(W * H, dtype=np.int32)
+    sh = np.empty(W * H, dtype=np.int32)
+    m = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            if grid[c, h] < 0:
+                break
+            if mark[c, h]:
+                continue
+            n = k_group(grid, c, h, mark, sc, sh)
+            if n >= 2:
+                out_c[m] = c
+                out_h[m] = h
+                out_size[m] = n
+                out_color[m] = grid[c, h]
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def k_is_dead(grid: np.ndarray) -> bool:
+    """True when no two orthogonally adjacent blocks share a colour."""
+    W, H = grid.shape
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            x = grid[c, h]
+            if x < 0:
+                break
+            if h + 1 < H and grid[c, h + 1] == x:
+                return False
+            if c + 1 < W and grid[c + 1, h] == x:
+                return False
+    return True
+
+
+@njit(cache=True)
+def k_hash(grid: np.ndarray, zobrist: np.ndarray) -> np.uint64:
+    """Zobrist hash of a settled grid; ``zobrist`` is ``uint64[W, H, n_colours]``."""
+    W, H = grid.shape
+    z = np.uint64(0)
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            x = grid[c, h]
+            if x < 0:
+                break
+            z ^= zobrist[c, h, x]
+    return z

@@ -1,0 +1,429 @@
+"""Clickomania and SameGame: the reference rules, in plain Python.
+
+The rules are those of Biedl, Demaine, Demaine, Fleischer, Jacobsen and Munro, *The
+Complexity of Clickomania* (2002): a grid of coloured blocks; a click removes a maximal
+orthogonally connected group of at least two blocks of one colour; the blocks above fall;
+a column left empty is removed and the columns to its right close up to the left. The
+scored variant, SameGame, gives ``(n-2)^2`` for a group of ``n`` and 1000 for clearing the
+board (no end penalty).
+
+Notation (DESIGN.md): rows top to bottom, one character a cell, colours ``0``-``9`` then
+``a``-``z`` (0..35), empty ``.``; rows separated by ``/`` or newlines. A square ``(r, c)``
+counts ``r`` from the top row of the *original* board and ``c`` from the left after the
+columns have closed up; it is written spreadsheet-style, ``a1`` the top-left square. The
+block at height ``h`` (0 = bottom) of column ``c`` is at row ``H-1-h``.
+
+This module is the reference that the numba kernels (``_kernels.py``) and every solver are
+checked against.
+
+>>> b = Board.from_string("12/12/21")
+>>> [b.square_name(s) for s in b.moves()]
+['a2', 'b2']
+>>> b.click("a1").text()
+'.2/.2/21'
+>>> end = replay(b, ["a2", "b1"])[-1]
+>>> end.text(), end.is_cleared, end.is_dead
+('../../21', False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+
+from ..errors import BoardError, IllegalMoveError, NotationError
+from ..stones import _column_index, column_name
+
+#: The characters of colours 0..35, in order; ``.`` is an empty cell.
+COLOR_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+EMPTY_CHAR = "."
+#: The most colours a board may use.
+MAX_COLORS = len(COLOR_CHARS)
+#: Points for clearing the board in SameGame.
+CLEAR_BONUS = 1000
+
+Square = tuple[int, int]
+
+
+def group_score(n: int) -> int:
+    """SameGame points for removing a group of ``n`` blocks: ``(n-2)^2``.
+
+    >>> group_score(2), group_score(5)
+    (0, 9)
+    """
+    if n < 2:
+        raise IllegalMoveError(f"a group of {n} block(s) cannot be removed")
+    return (n - 2) ** 2
+
+
+class Group(NamedTuple):
+    """A maximal one-colour group: its colour, size, squares (sorted) and representative.
+
+    The representative ``square`` is the group's block in its leftmost column, lowest there.
+    """
+
+    color: int
+    size: int
+    squares: tuple[Square, ...]
+    square: Square
+
+
+@dataclass(frozen=True)
+class Board:
+    """A settled Clickomania board (an immutable value object).
+
+    ``columns`` holds the non-empty columns, left to right, each listed bottom to top;
+    ``height`` and ``width`` are the original board's, and never change.
+
+    >>> b = Board.from_string("1.\\n12")
+    >>> b.columns, b.height, b.width, b.n_blocks
+    (((1, 1), (2,)), 2, 2, 3)
+    """
+
+    columns: tuple[tuple[int, ...], ...]
+    height: int
+    width: int
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.columns, self.height, self.width)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def from_columns(cls, columns: Iterable[Sequence[int]], height: int,
+                     width: int | None = None) -> Board:
+        """A board from columns listed bottom to top (empty columns are dropped).
+
+        >>> Board.from_columns([[0, 1], [], [1]], height=2).text()
+        '1../01.'
+        """
+        cols = tuple(tuple(int(x) for x in col) for col in columns)
+        w = len(cols) if width is None else width
+        if height < 1 or w < 1:
+            raise BoardError(f"a board needs at least one row and one column, not {height}x{w}")
+        if len(cols) > w:
+            raise BoardError(f"{len(cols)} columns do not fit in a width of {w}")
+        for c, col in enumerate(cols):
+            if len(col) > height:
+                raise BoardError(f"column {column_name(c)} has {len(col)} blocks, more than "
+                                 f"the height {height}")
+            for x in col:
+                if not 0 <= x < MAX_COLORS:
+                    raise BoardError(f"colour {x} in column {column_name(c)} is not in "
+                                     f"0..{MAX_COLORS - 1}")
+        return cls(tuple(col for col in cols if col), height, w)
+
+    @classmethod
+    def from_string(cls, text: str) -> Board:
+        """Parse rows (top first) separated by ``/`` or newlines; the board must be settled.
+
+        >>> Board.from_string("a./b9").columns
+        ((11, 10), (9,))
+        """
+        rows = [r.strip() for r in text.replace("/", "\n").splitlines()]
+        rows = [r for r in rows if r]
+        if not rows:
+            raise NotationError("the board is empty: give rows like 112/122")
+        width = len(rows[0])
+        grid: list[list[int]] = []
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise NotationError(f"row {r + 1} has {len(row)} cells but row 1 has {width}: "
+                                    "all rows must have the same length")
+            cells = []
+            for c, ch in enumerate(row):
+                if ch == EMPTY_CHAR:
+                    cells.append(-1)
+                    continue
+                k = COLOR_CHARS.find(ch.lower())
+                if k < 0:
+                    raise NotationError(f"bad character {ch!r} at {column_name(c)}{r + 1}: "
+                                        "colours are 0-9 and a-z, empty is '.'")
+                cells.append(k)
+            grid.append(cells)
+        height = len(rows)
+        columns = []
+        seen_empty_column = None
+        for c in range(width):
+            col = [grid[r][c] for r in range(height - 1, -1, -1)]  # bottom to top
+            n = sum(1 for x in col if x >= 0)
+            if any(x < 0 for x in col[:n]):
+                h = col.index(-1)
+                raise BoardError(f"the block above {column_name(c)}{height - h} floats over an "
+                                 "empty square: a board must be settled (blocks fall)")
+            if n == 0:
+                seen_empty_column = c if seen_empty_column is None else seen_empty_column
+                continue
+            if seen_empty_column is not None:
+                raise BoardError(f"column {column_name(seen_empty_column)} is empty but column "
+                                 f"{column_name(c)} to its right is not: empty columns "
+                                 "close up to the left")
+            columns.append(tuple(col[:n]))
+        return cls(tuple(columns), height, width)
+
+    # -- reading -----------------------------------------------------------------------
+    def text(self, sep: str = "/") -> str:
+        """The board as rows of characters, top row first, joined by ``sep``."""
+        rows = []
+        for r in range(self.height):
+            h = self.height - 1 - r
+            rows.append("".join(
+                COLOR_CHARS[self.columns[c][h]] if c < len(self.columns)
+                and h < len(self.columns[c]) else EMPTY_CHAR for c in range(self.width)))
+        return sep.join(rows)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def cell(self, square: Square) -> int:
+        """The colour at ``square`` = (r, c), or -1 when it is empty."""
+        r, c = square
+        h = self.height - 1 - r
+        if 0 <= c < len(self.columns) and 0 <= h < len(self.columns[c]):
+            return self.columns[c][h]
+        return -1
+
+    @cached_property
+    def n_blocks(self) -> int:
+        """The number of blocks on the board."""
+        return sum(len(col) for col in self.columns)
+
+    def color_counts(self) -> dict[int, int]:
+        """Colour -> number of blocks of that colour.
+
+        >>> Board.from_string("12/11").color_counts()
+        {1: 3, 2: 1}
+        """
+        counts: dict[int, int] = {}
+        for col in self.columns:
+            for x in col:
+                counts[x] = counts.get(x, 0) + 1
+        return dict(sorted(counts.items()))
+
+    @property
+    def is_cleared(self) -> bool:
+        """True when no block is left."""
+        return not self.columns
+
+    @property
+    def is_dead(self) -> bool:
+        """True when no group of two or more blocks is left (no click is possible)."""
+        return not self.moves()
+
+    # -- squares -----------------------------------------------------------------------
+    def square_name(self, square: Square) -> str:
+        """``(r, c)`` -> ``"a1"`` style text (column letters, row from 1 at the top)."""
+        r, c = square
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise NotationError(f"square {square} is off the {self.height}x{self.width} board")
+        return f"{column_name(c)}{r + 1}"
+
+    def parse_square(self, text: str | Square) -> Square:
+        """``"c3"`` -> (2, 2); a pair (r, c) is checked and returned."""
+        if isinstance(text, tuple):
+            r, c = text
+        else:
+            t = text.strip().lower()
+            i = 0
+            while i < len(t) and t[i].isalpha():
+                i += 1
+            if i == 0 or i == len(t) or not t[i:].isdigit():
+                raise NotationError(f"bad square {text!r}: expected a column letter and a row "
+                                    "number, like a1")
+            c, r = _column_index(t[:i]), int(t[i:]) - 1
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise NotationError(f"square {self._name(r, c)} is off the "
+                                f"{self.height}x{self.width} board")
+        return (r, c)
+
+    @staticmethod
+    def _name(r: int, c: int) -> str:
+        return f"{column_name(c)}{r + 1}" if c >= 0 else f"({r}, {c})"
+
+    # -- groups and clicks -------------------------------------------------------------
+    @cached_property
+    def _group_list(self) -> tuple[Group, ...]:
+        """Every maximal group, ordered by representative (column-major, bottom up)."""
+        cols = self.columns
+        H = self.height
+        seen: set[tuple[int, int]] = set()
+        groups = []
+        for c, col in enumerate(cols):
+            for h, color in enumerate(col):
+                if (c, h) in seen:
+                    continue
+                stack = [(c, h)]
+                seen.add((c, h))
+                cells = []
+                while stack:
+                    cc, hh = stack.pop()
+                    cells.append((cc, hh))
+                    for c2, h2 in ((cc - 1, hh), (cc + 1, hh), (cc, hh - 1), (cc, hh + 1)):
+                        if (0 <= c2 < len(cols) and 0 <= h2 < len(cols[c2])
+                                and (c2, h2) not in seen and cols[c2][h2] == color):
+                            seen.add((c2, h2))
+                            stack.append((c2, h2))
+                squares = tuple(sorted((H - 1 - hh, cc) for cc, hh in cells))
+                groups.append(Group(color, len(cells), squares, (H - 1 - h, c)))
+        return tuple(groups)
+
+    def groups(self) -> list[Group]:
+        """Every maximal one-colour group, singletons included.
+
+        >>> [(g.color, g.size) for g in Board.from_string("11/21").groups()]
+        [(2, 1), (1, 3)]
+        """
+        return list(self._group_list)
+
+    def moves(self) -> list[Square]:
+        """The representatives of the groups that can be clicked (two or more blocks)."""
+        return [g.square for g in self._group_list if g.size >= 2]
+
+    def group_at(self, square: Square | str) -> Group:
+        """The group containing ``square``; IllegalMoveError if the square is empty."""
+        sq = self.parse_square(square)
+        if self.cell(sq) < 0:
+            raise IllegalMoveError(f"square {self.square_name(sq)} is empty")
+        for g in self._group_list:
+            if sq in g.squares:
+                return g
+        raise AssertionError("unreachable: every block is in a group")
+
+    def click(self, square: Square | str) -> Board:
+        """The board after clicking the group at ``square`` (blocks fall, columns close).
+
+        >>> Board.from_string("12/12").click("b2").text()
+        '1./1.'
+        """
+        g = self.group_at(square)
+        if g.size < 2:
+            raise IllegalMoveError(f"the block at {self.square_name(g.square)} is alone: "
+                                   "only a group of two or more blocks can be clicked")
+        H = self.height
+        gone = {(c, H - 1 - r) for r, c in g.squares}
+        cols = [tuple(x for h, x in enumerate(col) if (c, h) not in gone)
+                for c, col in enumerate(self.columns)]
+        return Board(tuple(col for col in cols if col), H, self.width)
+
+    # -- pictures ----------------------------------------------------------------------
+    def _repr_svg_(self) -> str:
+        from ..render.clickomania import clickomania_svg
+        return clickomania_svg(self)
+
+
+def replay(board: Board, moves: Iterable[Square | str]) -> list[Board]:
+    """The boards of a click sequence: the start, then one after each click.
+
+    Raises IllegalMoveError naming the move number and square of the first bad click.
+
+    >>> [b.n_blocks for b in replay(Board.from_string("1122"), ["a1", "a1"])]
+    [4, 2, 0]
+    """
+    boards = [board]
+    for i, m in enumerate(moves, start=1):
+        try:
+            boards.append(boards[-1].click(m))
+        except (IllegalMoveError, NotationError) as exc:
+            raise IllegalMoveError(f"move {i} ({m if isinstance(m, str) else boards[-1]._name(*m)})"
+                                   f" is illegal: {exc}") from None
+    return boards
+
+
+def score_sequence(board: Board, moves: Iterable[Square | str]) -> int:
+    """The SameGame score of a click sequence: sum of ``(n-2)^2``, +1000 if cleared.
+
+    >>> score_sequence(Board.from_string("1112"), ["a1"])
+    1
+    """
+    total = 0
+    cur = board
+    for i, m in enumerate(moves, start=1):
+        try:
+            n = cur.group_at(m).size
+            cur = cur.click(m)
+        except (IllegalMoveError, NotationError) as exc:
+            raise IllegalMoveError(f"move {i} is illegal: {exc}") from None
+        total += group_score(n)
+    return total + (CLEAR_BONUS if cur.is_cleared else 0)
+
+
+class Game:
+    """Play with undo (python-chess style ``push`` / ``pop``).
+
+    >>> g = Game(Board.from_string("1122"))
+    >>> g.push("c1"); g.push("a1"); g.score, g.board.is_cleared
+    (1000, True)
+    >>> g.pop(); g.moves_played
+    ['c1']
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.history: list[Board] = [board]
+        self._squares: list[str] = []
+        self._scores: list[int] = [0]
+
+    @property
+    def board(self) -> Board:
+        """The board as it stands."""
+        return self.history[-1]
+
+    @property
+    def score(self) -> int:
+        """SameGame points so far, with the bonus once the board is clear."""
+        return self._scores[-1] + (CLEAR_BONUS if self.board.is_cleared else 0)
+
+    @property
+    def moves_played(self) -> list[str]:
+        """The clicks so far, each named by its group's representative square."""
+        return list(self._squares)
+
+    def push(self, square: Square | str) -> None:
+        """Click the group at ``square``."""
+        g = self.board.group_at(square)
+        nxt = self.board.click(square)
+        self._squares.append(self.board.square_name(g.square))
+        self._scores.append(self._scores[-1] + group_score(g.size))
+        self.history.append(nxt)
+
+    def pop(self) -> None:
+        """Undo the last click."""
+        if len(self.history) == 1:
+            raise IllegalMoveError("no click to undo")
+        self.history.pop()
+        self._squares.pop()
+        self._scores.pop()
+
+
+def to_grid(board: Board) -> np.ndarray:
+    """The kernels' array: ``int8[W, H]``, ``grid[c, h]`` the colour at height h, or -1."""
+    grid = np.full((board.width, board.height), -1, dtype=np.int8)
+    for c, col in enumerate(board.columns):
+        grid[c, :len(col)] = col
+    return grid
+
+
+def from_grid(grid: np.ndarray, height: int | None = None, width: int | None = None) -> Board:
+    """The Board of a kernel array (the inverse of :func:`to_grid`)."""
+    W, H = grid.shape
+    cols = []
+    for c in range(W):
+        col = []
+        for h in range(H):
+            x = int(grid[c, h])
+            if x < 0:
+                break
+            col.append(x)
+        cols.append(col)
+    return Board.from_columns(cols, H if height is None else height,
+                              W if width is None else width)
+
+
+__all__ = ["Board", "Group", "Game", "Square", "replay", "score_sequence", "group_score",
+           "to_grid", "from_grid", "COLOR_CHARS", "CLEAR_BONUS", "MAX_COLORS"]
