@@ -156,3 +156,18 @@ def test_hash_is_a_function_of_the_board():
     assert K.k_hash(to_grid(a), z) == K.k_hash(to_grid(b), z)
     c = a.click("a3")
     assert K.k_hash(to_grid(c), z) != K.k_hash(to_grid(a), z)
+
+
+def test_standard_set_reader_and_board_files(tmp_path):
+    from clobbermania.clickomania.rules import load_board, read_boards
+    with open("/work/shared/data/samegame/standard-20.txt") as f:
+        boards = read_boards(f.read())
+    assert len(boards) == 20
+    assert all(b.height == 15 and b.width == 15 and b.n_blocks == 225 for b in boards)
+    assert all(set(b.color_counts()) == {0, 1, 2, 3, 4} for b in boards)
+    assert boards[0].text().startswith("311410404411023/332044131200404")
+    one = tmp_path / "one.txt"
+    one.write_text("# a comment\n12\n21\n")
+    assert load_board(str(one)).text() == "12/21"
+    with pytest.raises(NotationError, match="neither a board file nor a board"):
+        load_board(str(tmp_path / "missing.txt"))

@@ -28,9 +28,11 @@ checked against.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -401,6 +403,47 @@ class Game:
         self._scores.pop()
 
 
+def read_boards(text: str) -> list[Board]:
+    r"""Every board in a text: blocks of rows separated by blank or ``#`` comment lines.
+
+    This reads the standard SameGame test set's layout (``# position K`` then 15 rows).
+
+    >>> [b.text() for b in read_boards("# one\n12\n21\n\n# two\n11")]
+    ['12/21', '11']
+    """
+    boards, rows = [], []
+    for line in text.splitlines() + [""]:
+        s = line.strip()
+        if s and not s.startswith("#"):
+            rows.append(s)
+        elif rows:
+            boards.append(Board.from_string("\n".join(rows)))
+            rows = []
+    return boards
+
+
+def load_board(board_or_file: str) -> Board:
+    """A board from the command line: a path to a file holding one board, or board text.
+
+    >>> load_board("12/21").n_blocks
+    4
+    """
+    path = Path(board_or_file)
+    if path.is_file():
+        boards = read_boards(path.read_text())
+        if len(boards) != 1:
+            raise NotationError(f"{board_or_file} holds {len(boards)} boards, not one")
+        return boards[0]
+    try:
+        return Board.from_string(board_or_file)
+    except (NotationError, BoardError) as exc:
+        if re.search(r"\.[A-Za-z]{1,5}$", board_or_file) or (
+                path.parent != Path(".") and path.parent.is_dir()):
+            raise NotationError(f"{board_or_file!r} is neither a board file nor a board: "
+                                f"{exc}") from None
+        raise
+
+
 def to_grid(board: Board) -> np.ndarray:
     """The kernels' array: ``int8[W, H]``, ``grid[c, h]`` the colour at height h, or -1."""
     grid = np.full((board.width, board.height), -1, dtype=np.int8)
@@ -426,4 +469,5 @@ def from_grid(grid: np.ndarray, height: int | None = None, width: int | None = N
 
 
 __all__ = ["Board", "Group", "Game", "Square", "replay", "score_sequence", "group_score",
-           "to_grid", "from_grid", "COLOR_CHARS", "CLEAR_BONUS", "MAX_COLORS"]
+           "to_grid", "from_grid", "read_boards", "load_board", "COLOR_CHARS", "CLEAR_BONUS",
+           "MAX_COLORS"]
