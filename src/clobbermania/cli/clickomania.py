@@ -30,6 +30,8 @@ def samegame() -> None:
 # -- anchor: clickomania column --
 # -- anchor: clickomania solve --
 # -- anchor: clickomania hardness --
+from .clickomania_value import value_cmd  # noqa: E402, I001
+clickomania.add_command(value_cmd)
 # -- anchor: clickomania value --
 # -- anchor: samegame play --
 # -- anchor: samegame bench --
