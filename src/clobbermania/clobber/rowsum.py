@@ -1,0 +1,357 @@
+"""Outcomes of sums of Clobber rows, searched the way MCGS searches sums (Folkersen, Müller,
+Du, *MCGS*, University of Alberta): a sum of components, each small one replaced by its
+canonical value.
+
+A Clobber row (stones in one line, no holes inside) splits at every move: the moving
+stone leaves a hole, so ``x`` at square i taking ``o`` at i + 1 leaves the parts
+``s[:i]`` and ``x + s[i+2:]``. A position made of rows is therefore a *sum of components*
+(Conway; Albert, Grossman, Nowakowski, Wolfe, *An introduction to Clobber*, 2005), and
+the search keeps it as one:
+
+* a component of at most ``small`` stones is replaced by its canonical value
+  (:func:`clobbermania.clobber.values.clobber_value`, cached by row string), a cgt
+  :class:`~clobbermania.cgt.Game` whose options are the moves of that component;
+  longer rows stay strings, their moves made on the string;
+* the sum is simplified at every node: components that cannot move are dropped (a row of
+  one colour, a value 0); values of the form number + ups + nimber are added into one
+  (their tags add without recursion); a component and its negative cancel (``G + (-G) =
+  0``: a value and its negative, a row and its colour swap);
+* only Left (``x``) is ever to move: Right to move on S is Left to move on -S (rows
+  colour-swapped, values negated), so both players share one table, keyed by the sorted
+  row strings (each the least of itself and its reversal) and the sorted value ids;
+* when no long row is left the outcome is read from comparisons, without adding games:
+  Left moving first wins ``G`` unless ``G <= 0`` and wins ``G + H`` unless ``G <= -H``
+  (Siegel, *Combinatorial Game Theory*, I.1); three or more values are searched on.
+
+The search is plain negamax over the components' moves (Left's moves on a row string are
+those of :meth:`Position.moves <clobbermania.stones.Position.moves>`, held equal by
+tests/test_rowsum.py), identical components' moves tried once, moves into a component of
+the form above counted as one.
+
+>>> s = RowSumSearch()
+>>> s.wins_first(["xoxoxo"], "black"), s.wins_first(["xoxo"], "black")
+(False, True)
+>>> s.wins_first(["xxo", "xoo"], "white")     # ^ + v = 0: the first player loses
+False
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..cgt import Game
+from ..errors import ClobbermaniaError
+from ..stones import BLACK, Position, color_from_name
+
+__all__ = ["RowSumSearch", "RowSumTimeout", "left_row_moves"]
+
+_SWAP = str.maketrans("xo", "ox")
+ZERO = Game(0)
+
+
+class RowSumTimeout(ClobbermaniaError):
+    """The row-sum search ran out of its time or node budget."""
+
+
+def canonical_row(s: str) -> str:
+    """The least of a row string and its reversal (a row and its mirror are one game).
+
+    >>> canonical_row("xxo")
+    'oxx'
+    """
+    r = s[::-1]
+    return s if s <= r else r
+
+
+def negative_row(s: str) -> str:
+    """The canonical row of the negative game (colours swapped).
+
+    >>> negative_row("xxo")
+    'oox'
+    """
+    return canonical_row(s.translate(_SWAP))
+
+
+def left_row_moves(s: str) -> list[tuple[str, str]]:
+    """Left's (``x``) moves on the hole-free row ``s``: for each, the two row strings left
+    on either side of the hole (either may be empty), in the order of
+    :meth:`Position.moves <clobbermania.stones.Position.moves>` (by source square, then
+    target square).
+
+    >>> left_row_moves("xox")
+    [('', 'xx'), ('xx', '')]
+    """
+    out = []
+    n = len(s)
+    for i, ch in enumerate(s):
+        if ch != "x":
+            continue
+        if i > 0 and s[i - 1] == "o":
+            out.append((s[:i - 1] + "x", s[i + 1:]))
+        if i + 1 < n and s[i + 1] == "o":
+            out.append((s[:i], "x" + s[i + 2:]))
+    return out
+
+
+def _live(s: str) -> bool:
+    return "x" in s and "o" in s
+
+
+class RowSumSearch:
+    """The sum search (module docstring); its tables persist from call to call, so one
+    instance answers many questions about related rows (an MCGS file, B and W of a case).
+
+    ``small``: rows of at most this many stones are replaced by their values. Values are
+    handled by their cgt ids, with their negatives, options and sums cached here.
+    """
+
+    def __init__(self, small: int = 20) -> None:
+        self.small = small
+        self.memo: dict[tuple, bool] = {}
+        self.values: dict[str, int] = {}
+        self.row_opts: dict[str, list[tuple[tuple[str, ...], tuple[int, ...]]]] = {}
+        self.obj: dict[int, Game] = {ZERO.id: ZERO}
+        self.neg: dict[int, int] = {ZERO.id: ZERO.id}
+        self.lopts: dict[int, tuple[int, ...]] = {}
+        self.nus: dict[int, bool] = {ZERO.id: True}
+        self.nus_sum: dict[tuple[int, int], int] = {}
+        self.le: dict[tuple[int, int], bool] = {}
+        self.nodes = 0
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
+
+    # -- values -----------------------------------------------------------------------------
+    def _intern(self, g: Game) -> int:
+        i = g.id
+        if i not in self.obj:
+            self.obj[i] = g
+            self.nus[i] = g.nus is not None
+        return i
+
+    def _neg(self, i: int) -> int:
+        n = self.neg.get(i)
+        if n is None:
+            n = self._intern(-self.obj[i])
+            self.neg[i] = n
+            self.neg[n] = i
+        return n
+
+    def _left_game_options(self, i: int) -> tuple[int, ...]:
+        o = self.lopts.get(i)
+        if o is None:
+            o = self.lopts[i] = tuple(self._intern(g) for g in self.obj[i].left_options)
+        return o
+
+    def _le_zero(self, a: int, b: int | None = None) -> bool:
+        """Whether G_a (+ G_b) <= 0, as the comparison G_a <= -G_b."""
+        h = ZERO.id if b is None else self._neg(b)
+        key = (a, h)
+        r = self.le.get(key)
+        if r is None:
+            r = self.le[key] = self.obj[a] <= self.obj[h]
+        return r
+
+    def value(self, s: str) -> Game:
+        """The canonical value of the row ``s`` (cached; a row and its mirror share it)."""
+        return self.obj[self._value_id(s)]
+
+    def _value_id(self, s: str) -> int:
+        key = canonical_row(s)
+        i = self.values.get(key)
+        if i is None:
+            h = self.values.get(negative_row(key))
+            if h is not None:
+                i = self._neg(h)
+            else:
+                from .values import ValueTimeout, clobber_value
+                left = None
+                if self.deadline is not None:
+                    left = self.deadline - time.perf_counter()
+                    if left <= 0:
+                        raise RowSumTimeout("the time limit ran out")
+                try:
+                    g = clobber_value(Position.from_string(key), time_limit=left)
+                except ValueTimeout as e:
+                    raise RowSumTimeout("the time limit ran out in a row value") from e
+                i = self._intern(g)
+            self.values[key] = i
+        return i
+
+    # -- components -------------------------------------------------------------------------
+    def _part(self, s: str, bigs: list[str], games: list[int]) -> None:
+        """File the part ``s`` (a row string) as a long row or as a value."""
+        if len(s) < 2 or not _live(s):
+            return
+        if len(s) <= self.small:
+            i = self._value_id(s)
+            if i != ZERO.id:
+                games.append(i)
+        else:
+            bigs.append(canonical_row(s))
+
+    def _left_options(self, s: str) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        opts = self.row_opts.get(s)
+        if opts is None:
+            opts = []
+            seen = set()
+            for a, b in left_row_moves(s):
+                bigs: list[str] = []
+                games: list[int] = []
+                self._part(a, bigs, games)
+                self._part(b, bigs, games)
+                key = (tuple(sorted(bigs)), tuple(sorted(games)))
+                if key not in seen:   # two moves leaving the same parts: one option
+                    seen.add(key)
+                    opts.append(key)
+            self.row_opts[s] = opts
+        return opts
+
+    # -- sums -------------------------------------------------------------------------------
+    def normalize(self, bigs: list[str], games: list[int]
+                  ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The simplified sum (module docstring): nus values added into one, zeros dropped,
+        negative pairs cancelled, both lists sorted."""
+        zero = ZERO.id
+        nus = zero
+        rest: list[int] = []
+        isnus = self.nus
+        for g in games:
+            if isnus[g]:
+                if nus == zero:
+                    nus = g
+                else:
+                    a, b = (nus, g) if nus < g else (g, nus)
+                    s = self.nus_sum.get((a, b))
+                    if s is None:
+                        s = self.nus_sum[(a, b)] = self._intern(self.obj[a] + self.obj[b])
+                    nus = s
+            else:
+                rest.append(g)
+        if nus != zero:
+            rest.append(nus)
+        if len(rest) > 1:
+            rest.sort()
+            pool: dict[int, int] = {}
+            for g in rest:
+                pool[g] = pool.get(g, 0) + 1
+            out = []
+            for g in rest:
+                if pool[g] == 0:
+                    continue
+                n = self._neg(g)
+                if n != g and pool.get(n, 0) > 0:
+                    pool[n] -= 1
+                    pool[g] -= 1
+                    continue
+                pool[g] -= 1
+                out.append(g)
+            rest = out
+        if len(bigs) > 1:
+            bigs = sorted(bigs)
+            pool_b: dict[str, int] = {}
+            for s in bigs:
+                pool_b[s] = pool_b.get(s, 0) + 1
+            out_b: list[str] = []
+            for s in bigs:
+                if pool_b[s] == 0:
+                    continue
+                n = negative_row(s)
+                if n != s and pool_b.get(n, 0) > 0:
+                    pool_b[n] -= 1
+                    pool_b[s] -= 1
+                    continue
+                pool_b[s] -= 1
+                out_b.append(s)
+            bigs = out_b
+        return tuple(bigs), tuple(rest)
+
+    def negate(self, bigs: tuple[str, ...], games: tuple[int, ...]
+               ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """-S for a normalized sum S (still normalized)."""
+        return (tuple(sorted(negative_row(s) for s in bigs)),
+                tuple(sorted(self._neg(g) for g in games)))
+
+    def _terminal(self, bigs: tuple[str, ...], games: tuple[int, ...]) -> bool | None:
+        """Left-first outcome of a sum without long rows and with at most two values, by
+        comparisons; None otherwise."""
+        if bigs or len(games) > 2:
+            return None
+        if not games:
+            return False
+        if len(games) == 1:
+            return not self._le_zero(games[0])
+        return not self._le_zero(games[0], games[1])
+
+    def _children(self, bigs: tuple[str, ...], games: tuple[int, ...]):
+        """Every Left option, normalized and negated (so Left is again to move)."""
+        for i, s in enumerate(bigs):
+            if i and bigs[i - 1] == s:
+                continue
+            rest = list(bigs[:i] + bigs[i + 1:])
+            for ob, og in self._left_options(s):
+                yield self.negate(*self.normalize(rest + list(ob), list(games) + list(og)))
+        for i, g in enumerate(games):
+            if i and games[i - 1] == g:
+                continue
+            rest_g = list(games[:i] + games[i + 1:])
+            for gl in self._left_game_options(g):
+                yield self.negate(*self.normalize(list(bigs), rest_g + [gl]))
+
+    def _mobility(self, bigs: tuple[str, ...], games: tuple[int, ...]) -> int:
+        return sum(len(self._left_options(s)) for s in bigs) + \
+            sum(len(self._left_game_options(g)) for g in games)
+
+    def wins(self, bigs: tuple[str, ...], games: tuple[int, ...]) -> bool:
+        """Whether Left (x) moving first wins the normalized sum (bigs, games)."""
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise RowSumTimeout("the node limit ran out")
+        if not self.nodes & 63 and self.deadline is not None \
+                and time.perf_counter() > self.deadline:
+            raise RowSumTimeout("the time limit ran out")
+        t = self._terminal(bigs, games)
+        if t is not None:
+            return t
+        key = (bigs, games)
+        r = self.memo.get(key)
+        if r is not None:
+            return r
+        # every child first: one the table or a comparison already shows lost for the
+        # opponent wins at once; the rest are searched fewest opponent moves first
+        memo = self.memo
+        todo = []
+        result = False
+        for child in self._children(bigs, games):
+            c = self._terminal(*child)
+            if c is None:
+                c = memo.get(child)
+            if c is False:
+                result = True
+                break
+            if c is None:
+                todo.append((self._mobility(*child), child))
+        if not result:
+            todo.sort(key=lambda x: x[0])
+            for _, child in todo:
+                if not self.wins(*child):
+                    result = True
+                    break
+        memo[key] = result
+        return result
+
+    def wins_first(self, rows: list[str], first: int | str, *,
+                   time_limit: float | None = None, node_limit: int | None = None) -> bool:
+        """Whether ``first`` (black/white) moving first wins the sum of the ``rows``
+        (strings of ``x``, ``o`` and ``.``). Raises :class:`RowSumTimeout` when the
+        limit runs out (the tables keep what was found)."""
+        color = color_from_name(first) if isinstance(first, str) else first
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.node_limit = None if node_limit is None else self.nodes + node_limit
+        bigs: list[str] = []
+        games: list[int] = []
+        for s in rows:
+            if color != BLACK:
+                s = s.translate(_SWAP)
+            for piece in s.split("."):
+                self._part(piece, bigs, games)
+        return self.wins(*self.normalize(bigs, games))
