@@ -1,0 +1,465 @@
+"""Numba kernels of one-column Clickomania (:mod:`.column` explains the algorithms).
+
+A puzzle is given in run-length form: ``col[i]`` and ``mult[i]`` are the colour and the
+number of blocks of run (group) ``i``, ``0 <= i < n``, and adjacent runs differ in colour.
+
+Bitset tables of the grammar DP (``w = 64`` bits a word, ``nw`` words a row):
+
+- ``A[i]`` has bit ``k+1`` set when runs ``i..k`` can be cleared (the table is shifted so
+  that a split test is a plain AND);
+- ``B[j]`` has bit ``p`` set when runs ``p..j`` can be cleared;
+- ``Bm[j]`` is ``B[j]`` shifted down one bit (bit ``p-1`` for ``p..j``), for the
+  three-run rule;
+- ``cm[c]`` has bit ``k`` set when run ``k`` has colour ``c``.
+
+Beware numba's typing: mixing uint64 with a signed integer gives float64, so every
+constant that meets a bitset is a ``np.uint64``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U63 = np.uint64(63)
+
+
+@njit(cache=True)
+def _ctz(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    b = 0
+    while (x & U1) == U0:
+        x >>= U1
+        b += 1
+    return b
+
+
+@njit(cache=True)
+def _bit(bits, row, pos):
+    return (bits[row, pos >> 6] >> (np.uint64(pos) & U63)) & U1 != U0
+
+
+@njit(cache=True)
+def _set(bits, row, pos):
+    bits[row, pos >> 6] |= U1 << (np.uint64(pos) & U63)
+
+
+@njit(cache=True)
+def k_clearable_table(col, mult, ncolors):
+    """The tables ``(A, B, Bm, cm)`` of every clearable interval of runs.
+
+    Interval ``i..j`` is clearable when one of the grammar's rules applies (run level):
+    ``i == j`` and ``mult[i] >= 2``; ``col[i] == col[j]`` and ``i+1..j-1`` clearable
+    (cSc); ``col[i] == col[k] == col[j]`` with ``i+1..k-1`` and ``k+1..j-1`` clearable
+    (cScSc); or a split ``i..p-1``, ``p..j`` into two clearable parts (SS). Intervals
+    are filled by decreasing ``i`` and increasing ``j``, so every table bit a rule reads
+    is final; each rule is an AND of two or three table rows over the words the
+    interval spans: O(n^3 / w) word operations in all.
+    """
+    n = col.shape[0]
+    nw = (n + 1) // 64 + 1
+    A = np.zeros((n + 1, nw), np.uint64)
+    B = np.zeros((max(n, 1), nw), np.uint64)
+    Bm = np.zeros((max(n, 1), nw), np.uint64)
+    cm = np.zeros((max(ncolors, 1), nw), np.uint64)
+    for k in range(n):
+        _set(cm, col[k], k)
+    for i in range(n - 1, -1, -1):
+        ci = col[i]
+        for j in range(i, n):
+            ok = False
+            if i == j:
+                ok = mult[i] >= 2
+            else:
+                if ci == col[j]:
+                    # cSc: the inner part i+1..j-1 (never empty: adjacent runs differ)
+                    if _bit(A, i + 1, j):
+                        ok = True
+                    elif j - i >= 4:
+                        # cScSc: A[i+1] bit k <=> i+1..k-1 clearable, Bm[j-1] bit k <=>
+                        # k+1..j-1 clearable, cm[ci] bit k <=> run k has colour ci
+                        for w in range((i + 2) >> 6, ((j - 2) >> 6) + 1):
+                            if A[i + 1, w] & Bm[j - 1, w] & cm[ci, w]:
+                                ok = True
+                                break
+                if not ok:
+                    # SS: A[i] bit p <=> i..p-1 clearable, B[j] bit p <=> p..j clearable;
+                    # only bits p in i+1..j are set yet in both rows
+                    for w in range((i + 1) >> 6, (j >> 6) + 1):
+                        if A[i, w] & B[j, w]:
+                            ok = True
+                            break
+            if ok:
+                _set(A, i, j + 1)
+                _set(B, j, i)
+                if i >= 1:
+                    _set(Bm, j, i - 1)
+    return A, B, Bm, cm
+
+
+@njit(cache=True)
+def k_clearable(A, i, j):
+    """True when runs ``i..j`` can be cleared (an empty interval, ``i > j``, can)."""
+    if i > j:
+        return True
+    return _bit(A, i, j + 1)
+
+
+@njit(cache=True)
+def k_optimize(mult, B):
+    """The most blocks removable from the runs ``0..t-1`` for every t.
+
+    ``best[t]`` is the best total of disjoint clearable intervals inside the first t runs
+    and ``choice[t]`` the start of the interval ending at run t-1 in an optimum, or -1
+    when run t-1 is kept. Every clearable interval ending at ``j`` is a set bit of
+    ``B[j]``: O(n^2) in all.
+    """
+    n = mult.shape[0]
+    pre = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        pre[i + 1] = pre[i] + mult[i]
+    best = np.zeros(n + 1, np.int64)
+    choice = np.full(n + 1, -1, np.int64)
+    for j in range(n):
+        best[j + 1] = best[j]
+        for w in range((j >> 6) + 1):
+            x = B[j, w]
+            while x != U0:
+                i = w * 64 + _ctz(x)
+                x &= x - U1
+                v = best[i] + pre[j + 1] - pre[i]
+                if v > best[j + 1]:
+                    best[j + 1] = v
+                    choice[j + 1] = i
+    return best, choice
+
+
+@njit(cache=True)
+def k_derive(col, A, B, Bm, cm, seg_lo, seg_hi, grp):
+    """Group the runs of the clearable intervals ``seg_lo[s]..seg_hi[s]`` by a derivation.
+
+    Writes ``grp[r]`` = the group of run r (runs outside the intervals are left as they
+    are) and returns the number of groups. A group is a set of runs of one colour that
+    one click removes once everything between them is gone: a single run (S -> run of
+    two or more), the two ends of cSc, or the three c's of cScSc; SS only splits.
+    """
+    n = col.shape[0]
+    si = np.empty(2 * n + 2, np.int64)
+    sj = np.empty(2 * n + 2, np.int64)
+    sp = 0
+    for s in range(seg_lo.shape[0]):
+        si[sp] = seg_lo[s]
+        sj[sp] = seg_hi[s]
+        sp += 1
+    g = 0
+    while sp > 0:
+        sp -= 1
+        i = si[sp]
+        j = sj[sp]
+        if i > j:
+            continue
+        if i == j:
+            grp[i] = g
+            g += 1
+            continue
+        c = col[i]
+        if c == col[j]:
+            if k_clearable(A, i + 1, j - 1):
+                grp[i] = g
+                grp[j] = g
+                g += 1
+                si[sp] = i + 1
+                sj[sp] = j - 1
+                sp += 1
+                continue
+            k = -1
+            if j - i >= 4:
+                for w in range((i + 2) >> 6, ((j - 2) >> 6) + 1):
+                    x = A[i + 1, w] & Bm[j - 1, w] & cm[c, w]
+                    if x != U0:
+                        k = w * 64 + _ctz(x)
+                        break
+            if k >= 0:
+                grp[i] = g
+                grp[k] = g
+                grp[j] = g
+                g += 1
+                si[sp] = i + 1
+                sj[sp] = k - 1
+                si[sp + 1] = k + 1
+                sj[sp + 1] = j - 1
+                sp += 2
+                continue
+        p = -1
+        for w in range((i + 1) >> 6, (j >> 6) + 1):
+            x = A[i, w] & B[j, w]
+            if x != U0:
+                p = w * 64 + _ctz(x)
+                break
+        if p < 0:
+            raise ValueError("k_derive: interval is not clearable")
+        si[sp] = i
+        sj[sp] = p - 1
+        si[sp + 1] = p
+        sj[sp + 1] = j
+        sp += 2
+    return g
+
+
+# -- playing a plan -----------------------------------------------------------------------
+@njit(cache=True)
+def _rfind(par, x):
+    while par[x] != x:
+        par[x] = par[par[x]]
+        x = par[x]
+    return x
+
+
+@njit(cache=True)
+def _fen_add(fen, i, v):
+    i += 1
+    while i < fen.shape[0]:
+        fen[i] += v
+        i += i & (-i)
+
+
+@njit(cache=True)
+def _fen_prefix(fen, i):
+    """Sum of the first i entries."""
+    s = 0
+    while i > 0:
+        s += fen[i]
+        i -= i & (-i)
+    return s
+
+
+@njit(cache=True)
+def k_execute(col, mult, grp, ngroups):
+    """Play a plan: the clicks that remove every group of ``grp`` (-1 = a kept run).
+
+    The runs are a linked list of current runs (merged original runs, union-find); a
+    group is ready when all its runs have merged into one current run, that is when
+    everything between them is gone. When a click makes two current runs of different
+    groups meet (same colour), they are one run from then on, so their groups are united
+    (a kept run that meets a planned group is removed with it: more blocks, never fewer;
+    two kept runs stay kept). Every planned run is removed: in a laminar plan the
+    innermost group left is always ready.
+
+    Returns ``(first, size, nclicks)``: for each click, the index of the clicked run's
+    first block in the string as it stands (internal order) and the number of blocks it
+    removes.
+    """
+    n = col.shape[0]
+    par = np.arange(n)
+    rsize = mult.copy()
+    prv = np.arange(-1, n - 1)
+    nxt = np.arange(1, n + 1)
+    if n > 0:
+        nxt[n - 1] = -1
+    gone = np.zeros(n, np.bool_)
+    fen = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        _fen_add(fen, i, mult[i])
+    # member lists of current runs, to clear their blocks from the Fenwick tree
+    mnext = np.full(n, -1, np.int64)
+    mtail = np.arange(n)
+    # groups: planned ones 0..ngroups-1, kept runs get ngroups + r
+    ng = ngroups + n
+    gpar = np.arange(ng)
+    gcnt = np.zeros(ng, np.int64)
+    gkept = np.zeros(ng, np.bool_)
+    grun = np.full(ng, -1, np.int64)
+    rgrp = np.empty(n, np.int64)
+    for r in range(n):
+        g = grp[r]
+        if g < 0:
+            g = ngroups + r
+            gkept[g] = True
+        rgrp[r] = g
+        gcnt[g] += 1
+        grun[g] = r
+    stack = np.empty(ng + n + 1, np.int64)
+    sp = 0
+    for g in range(ngroups):
+        if gcnt[g] == 1:
+            stack[sp] = g
+            sp += 1
+    first = np.empty(n, np.int64)
+    size = np.empty(n, np.int64)
+    nclicks = 0
+    while sp > 0:
+        sp -= 1
+        g = stack[sp]
+        if gpar[g] != g or gkept[g] or gcnt[g] != 1:
+            continue
+        r = _rfind(par, grun[g])
+        if gone[r]:
+            continue
+        first[nclicks] = _fen_prefix(fen, r)
+        size[nclicks] = rsize[r]
+        nclicks += 1
+        gcnt[g] = 0
+        gone[r] = True
+        m = r
+        while m != -1:
+            _fen_add(fen, m, -mult[m])
+            m = mnext[m]
+        left = prv[r]
+        right = nxt[r]
+        if left != -1:
+            nxt[left] = right
+        if right != -1:
+            prv[right] = left
+        if left != -1 and right != -1 and col[left] == col[right]:
+            # the two neighbours meet: one current run (root: left, the earlier one)
+            par[right] = left
+            rsize[left] += rsize[right]
+            mnext[mtail[left]] = right
+            mtail[left] = mtail[right]
+            nxt[left] = nxt[right]
+            if nxt[right] != -1:
+                prv[nxt[right]] = left
+            gl = _rfind(gpar, rgrp[left])
+            gr = _rfind(gpar, rgrp[right])
+            if gl == gr:
+                gcnt[gl] -= 1
+            else:
+                gpar[gr] = gl
+                gcnt[gl] += gcnt[gr] - 1
+                gkept[gl] = gkept[gl] and gkept[gr]
+                if grun[gl] < 0:
+                    grun[gl] = grun[gr]
+            rgrp[left] = gl
+            if gcnt[gl] == 1 and not gkept[gl]:
+                stack[sp] = gl
+                sp += 1
+    return first[:nclicks], size[:nclicks], nclicks
+
+
+# -- two colours (Biedl et al., Theorems 10 and 12) ---------------------------------------
+@njit(cache=True)
+def k_big_neighbours(mult):
+    """``prev[c]``: the last run before c with two or more blocks (-1 if none);
+    ``nxt[c]``: the first such run after c (n if none)."""
+    n = mult.shape[0]
+    prev = np.empty(n, np.int64)
+    nxt = np.empty(n, np.int64)
+    last = -1
+    for c in range(n):
+        prev[c] = last
+        if mult[c] >= 2:
+            last = c
+    last = n
+    for c in range(n - 1, -1, -1):
+        nxt[c] = last
+        if mult[c] >= 2:
+            last = c
+    return prev, nxt
+
+
+@njit(cache=True)
+def k_two_odd(mult, prev, nxt, i, j):
+    """Whether the odd interval of runs ``i..j`` (two colours) can be cleared: its median
+    run ``c`` has two or more blocks, or the nearest such runs ``p < c < q`` around it
+    satisfy ``q - p <= (j - i) / 2`` (then both lie inside the interval)."""
+    c = (i + j) // 2
+    if mult[c] >= 2:
+        return True
+    p = prev[c]
+    q = nxt[c]
+    n = mult.shape[0]
+    return p >= 0 and q < n and q - p <= (j - i) // 2
+
+
+@njit(cache=True)
+def k_two_split(mult, prev, nxt, i, j):
+    """For an even interval ``i..j``: the first run ``s`` of a second part such that
+    ``i..s-1`` and ``s..j`` are both clearable odd intervals, or -1. A scan over the
+    split points, O(1) each."""
+    for s in range(i + 1, j + 1, 2):
+        if k_two_odd(mult, prev, nxt, i, s - 1) and k_two_odd(mult, prev, nxt, s, j):
+            return s
+    return -1
+
+
+@njit(cache=True)
+def k_two_solvable(mult):
+    """Theorem 10 / 12 decision for two colours: -2 when the runs cannot be cleared,
+    -1 when they can as one odd interval, else the split point of an even count."""
+    n = mult.shape[0]
+    if n == 0:
+        return -1
+    prev, nxt = k_big_neighbours(mult)
+    if n % 2 == 1:
+        return -1 if k_two_odd(mult, prev, nxt, 0, n - 1) else -2
+    s = k_two_split(mult, prev, nxt, 0, n - 1)
+    return s if s >= 0 else -2
+
+
+@njit(cache=True)
+def k_two_plan(mult, prev, nxt, i, j, grp, g):
+    """Group the runs of a clearable odd interval ``i..j`` (two colours) by the median
+    strategy; returns the next free group id.
+
+    Median ``c`` with two or more blocks: click it, then the run its two neighbours
+    merge into, and so on outwards: groups {c}, {c-1, c+1}, ..., {i, j}. Otherwise, with
+    ``p = c - a`` and ``q = c + b`` the nearest big runs (``a + b <= (j-i)/2``): b clicks
+    on the left big run and the runs it merges into (groups {p}, {p-1, p+1}, ...,
+    {p-b+1, p+b-1}), each moving the median one run right, until q is the median; then
+    outwards from q, where the b-th left merge {p-b, p+b} counts as one run.
+    """
+    c = (i + j) // 2
+    if mult[c] >= 2:
+        for d in range((j - i) // 2 + 1):
+            grp[c - d] = g
+            grp[c + d] = g
+            g += 1
+        return g
+    p = prev[c]
+    q = nxt[c]
+    b = q - c
+    for d in range(b):
+        grp[p - d] = g
+        grp[p + d] = g
+        g += 1
+    # the string now: i..p-b-1, M = {p-b, p+b}, p+b+1..q-1, q, q+1..j (q the median)
+    grp[q] = g
+    g += 1
+    left = q - 1
+    for d in range(1, j - q + 1):
+        if left == p + b:
+            grp[p + b] = g
+            grp[p - b] = g
+            left = p - b - 1
+        else:
+            grp[left] = g
+            left -= 1
+        grp[q + d] = g
+        g += 1
+    return g
+
+
+@njit(cache=True)
+def k_two_optimize(mult):
+    """The most blocks removable (two colours): the best total of disjoint clearable odd
+    intervals (an even clearable interval is two odd ones side by side), each tested in
+    O(1) by :func:`k_two_odd`; O(n^2) time, O(n) memory. Returns ``(best, choice)`` as
+    :func:`k_optimize` does."""
+    n = mult.shape[0]
+    prev, nxt = k_big_neighbours(mult)
+    pre = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        pre[i + 1] = pre[i] + mult[i]
+    best = np.zeros(n + 1, np.int64)
+    choice = np.full(n + 1, -1, np.int64)
+    for j in range(n):
+        best[j + 1] = best[j]
+        for i in range(j, -1, -2):
+            if k_two_odd(mult, prev, nxt, i, j):
+                v = best[i] + pre[j + 1] - pre[i]
+                if v > best[j + 1]:
+                    best[j + 1] = v
+                    choice[j + 1] = i
+    return best, choice
