@@ -27,6 +27,8 @@ def samegame() -> None:
 
 # Commands defined in their own modules register themselves below, two lines each, just
 # above their anchor.
+from .clickomania_column import column_cmd  # noqa: E402, I001
+clickomania.add_command(column_cmd)
 # -- anchor: clickomania column --
 # -- anchor: clickomania solve --
 # -- anchor: clickomania hardness --
