@@ -30,6 +30,8 @@ def samegame() -> None:
 from .clickomania_column import column_cmd  # noqa: E402, I001
 clickomania.add_command(column_cmd)
 # -- anchor: clickomania column --
+from .clickomania_solve import solve_cmd  # noqa: E402, I001
+clickomania.add_command(solve_cmd)
 # -- anchor: clickomania solve --
 # -- anchor: clickomania hardness --
 from .clickomania_value import value_cmd  # noqa: E402, I001

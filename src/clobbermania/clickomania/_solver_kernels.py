@@ -57,6 +57,9 @@ ORDER_NATURAL = 0  # the engine's order (column-major)
 ORDER_SMALL_FIRST = 1  # smallest groups first
 ORDER_LARGE_FIRST = 2  # largest groups first
 ORDER_RARE_FIRST = 3  # groups of the colour with the fewest blocks first
+ORDER_LOW_FIRST = 4  # groups whose representative is lowest first
+ORDER_HIGH_FIRST = 5  # groups whose representative is highest first
+ORDER_RIGHT_FIRST = 6  # the engine's order reversed
 
 
 @njit(cache=True)
@@ -179,6 +182,12 @@ def _expand(d, grids, counts, lbs, mark, sc, sh, mc, mh, msz, mcol, mlb, mkey, o
                     key = -n
                 elif order_mode == ORDER_RARE_FIRST:
                     key = counts[d, x] * 64 + n
+                elif order_mode == ORDER_LOW_FIRST:
+                    key = h * 64 + c
+                elif order_mode == ORDER_HIGH_FIRST:
+                    key = (H - h) * 64 + c
+                elif order_mode == ORDER_RIGHT_FIRST:
+                    key = 10_000 - m
                 else:
                     key = m
                 mkey[d, m] = mlb[d, m] * 1_000_000 + key

@@ -1,0 +1,90 @@
+"""``clobbermania clickomania solve``: clear a small board, or remove as many blocks as can be."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import click
+
+from ..clickomania.rules import load_board
+from ._common import check_time_limit, emit_json
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[dict], None] | None]:
+    """Search progress on stderr (a rich status line), only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+
+    last = [0.0]
+    with Console(stderr=True).status("solving") as status:
+        def update(info: dict) -> None:
+            now = time.perf_counter()
+            if now - last[0] > 0.2:
+                last[0] = now
+                status.update(f"solving: {info['nodes']:,} nodes, best {info['removed']} "
+                              f"blocks removed, {info['seconds']:.1f} s")
+        yield update
+
+
+@click.command("solve")
+@click.argument("board_or_file", metavar="BOARD_OR_FILE")
+@click.option("--maximize", is_flag=True,
+              help="Find the most blocks removable (default: can every block be removed?).")
+@click.option("--time-limit", type=float, metavar="S",
+              help="Stop after S seconds and report bounds (exact: false).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the witness as a strip of boards to this SVG file.")
+def solve_cmd(board_or_file, maximize, time_limit, as_json, svg_file) -> None:
+    """Solve a small Clickomania board exactly, with a witness and a proof.
+
+    BOARD_OR_FILE is a board (rows top first, separated by '/', colours 0-9 a-z, '.'
+    empty) or a file holding one board (rows on lines; '#' lines are comments).
+
+    \b
+    Examples:
+      clobbermania clickomania solve 1212/1122/2211
+      clobbermania clickomania solve 121/212/121 --maximize --json
+    """
+    from ..clickomania.solver import solve_clickomania
+
+    board = load_board(board_or_file)
+    check_time_limit(time_limit)
+    with _progress() as progress:
+        result = solve_clickomania(board, maximize=maximize, time_limit=time_limit,
+                                   progress=progress)
+    if svg_file:
+        from ..render.clickomania import clickomania_sequence_svg
+
+        with open(svg_file, "w", encoding="utf-8") as fh:
+            fh.write(clickomania_sequence_svg(board, list(result.moves)))
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    from ..render.clickomania import clickomania_text
+
+    click.echo(clickomania_text(board, color=sys.stdout.isatty()))
+    n = board.n_blocks
+    if result.solvable is True:
+        answer = "solvable: every block can be removed"
+    elif result.solvable is False:
+        answer = "not solvable: some block always stays"
+    else:
+        answer = "undecided (the search stopped)"
+    click.echo(answer)
+    if maximize or result.solvable is not True:
+        status = ("optimal" if maximize and result.exact
+                  else f"the most removable is between {result.lower_bound} and "
+                       f"{result.upper_bound}")
+        click.echo(f"blocks removed: {result.removed} of {n} ({status})")
+    click.echo(f"proof: {result.proof}")
+    click.echo(f"moves ({len(result.moves)}): {' '.join(result.moves) or '(none)'}")
+    click.echo(f"nodes: {result.nodes:,}   seconds: {result.seconds:.3f}")
+    if svg_file:
+        click.echo(f"picture: {svg_file}")
