@@ -20,6 +20,9 @@ engine's settled grids:
 * **move ordering**: children whose bound is smaller first, then the ordering key
   (``order``; the default was chosen by measurement, see benchmarks/clickomania_exact.py).
 
+A board that is one row, or one column (possibly in a wider frame), goes to the
+polynomial grammar DP of :mod:`.column` instead.
+
 The search is exhaustive apart from these cuts, which are sound, so an exhausted search is
 a proof. With a ``time_limit`` (or ``node_limit``, or Ctrl-C) it stops with bounds: the
 most blocks removed by a sequence found (``lower_bound``) and an upper bound from the
@@ -301,6 +304,8 @@ def _solve(board: Board, maximize: bool, time_limit: float | None, progress,
     if n == 0:
         return ClickResult(board, maximize, True, 0, (), True, 0, 0, "the board is empty",
                            0, 0.0)
+    if board.height == 1 or len(board.columns) == 1:
+        return _solve_one_column(board, maximize, t0)
     singles = single_block_colors(board)
     root_lb = len(singles)
     colors = sorted(board.color_counts())
@@ -362,6 +367,20 @@ def _solve(board: Board, maximize: bool, time_limit: float | None, progress,
     exact = proven_left == left if maximize else solvable is not None
     return ClickResult(board, maximize, solvable, n - left, moves, exact, n - left,
                        n - proven_left, proof, nodes, seconds, stats)
+
+
+def _solve_one_column(board: Board, maximize: bool, t0: float) -> ClickResult:
+    """A single row or a single column: the polynomial grammar DP of :mod:`.column`."""
+    from .column import ColumnPuzzle, solve_column
+
+    # a row is read left to right only on a 1-row frame (ColumnPuzzle names row 0);
+    # a single column may stand in a wider frame
+    puzzle = ColumnPuzzle(board, "row" if board.height == 1 else "column")
+    r = solve_column(puzzle, "grammar")
+    best = int(r.max_removed)
+    return ClickResult(board, maximize, bool(r.solvable), r.removed, tuple(r.moves), True,
+                       best, best, f"one {puzzle.orientation}: {r.proof}", 0,
+                       time.perf_counter() - t0, {"algorithm": r.complexity})
 
 
 __all__ = ["ClickResult", "solve_clickomania", "single_block_colors", "ORDERS",
