@@ -84,6 +84,10 @@ class TwoPlayerTimeout(ClobbermaniaError):
 # --- the caches (keys: see the module docstring) -----------------------------------------
 _grundy: dict[Columns, int] = {}
 _values: dict[Columns, CGTGame] = {}
+# the same values keyed by the columns as met (a position reached again by another order
+# of clicks is found without computing its key); partizan ones in parity-owned colours
+_grundy_raw: dict[Columns, int] = {}
+_values_raw: dict[Columns, CGTGame] = {}
 
 
 def clear_cache() -> None:
@@ -94,6 +98,8 @@ def clear_cache() -> None:
     """
     _grundy.clear()
     _values.clear()
+    _grundy_raw.clear()
+    _values_raw.clear()
 
 
 def cache_size() -> tuple[int, int]:
@@ -288,9 +294,13 @@ def _children(cols: Columns) -> Iterator[tuple[int, Columns]]:
 def _grundy_of(cols: Columns, s: _Search) -> int:
     if not cols:
         return 0
+    g = _grundy_raw.get(cols)
+    if g is not None:
+        return g
     key = min(_relabel(o) for o in _orientations(cols))
     g = _grundy.get(key)
     if g is not None:
+        _grundy_raw[cols] = g
         return g
     s.tick()
     parts = _split(key)
@@ -298,7 +308,7 @@ def _grundy_of(cols: Columns, s: _Search) -> int:
         g = nim_sum(_grundy_of(p, s) for p in parts)
     else:
         g = mex({_grundy_of(child, s) for _, child in _children(key)})
-    _grundy[key] = g
+    _grundy[key] = _grundy_raw[cols] = g
     return g
 
 
@@ -306,6 +316,9 @@ def _value_of(cols: Columns, s: _Search) -> CGTGame:
     """The partizan value of parity-owned columns (Left even, Right odd)."""
     if not cols:
         return _ZERO
+    v = _values_raw.get(cols)
+    if v is not None:
+        return v
     key, sign = _partizan_key(cols)
     v = _values.get(key)
     if v is None:
@@ -321,7 +334,9 @@ def _value_of(cols: Columns, s: _Search) -> CGTGame:
                 (left if color % 2 == 0 else right).append(_value_of(child, s))
             v = CGTGame.from_options(left, right)
         _values[key] = v
-    return v if sign > 0 else -v
+    v = v if sign > 0 else -v
+    _values_raw[cols] = v
+    return v
 
 
 def _search(time_limit: float | None) -> _Search:
