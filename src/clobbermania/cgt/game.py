@@ -37,7 +37,10 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Union
 
+import numpy as np
+
 from ..errors import UnsupportedError
+from . import _cgt_kernels as _k
 
 Nus = tuple[Fraction, int, int]
 
@@ -55,6 +58,7 @@ _sum_memo: dict[int, int] = {}
 _neg_memo: dict[int, int] = {}
 _canon_memo: dict[tuple[frozenset, frozenset], int] = {}   # raw option sets -> canonical id
 _birth: list[int] = []                                  # birthday, set when interned
+_kind: list[int] = []           # 1 a number, 2 another number-up-star, 0 any other game
 _stop_pairs: list[tuple[Fraction, Fraction]] = []       # (left stop, right stop), likewise
 
 # Sums and comparisons recurse on the game tree (depth about the sum of the birthdays, a
@@ -64,6 +68,74 @@ if sys.getrecursionlimit() < 20000:
     sys.setrecursionlimit(20000)
 
 _SHIFT = 32
+
+# --- the table mirrored into arrays for the numba kernels (see _cgt_kernels) -----------
+# _T[g] = (left start, left count, right start, right count, kind, ups, nim, 0) with the
+# options in _O; _X[g] = the number part of a number-up-star as a float. The kernels are
+# used while _fast holds: every number part so far is exactly a float and every up and
+# nim count fits an int64 (else comparison of floats would not be exact; the plain Python
+# code below then takes over for good, equally exact).
+_T = np.zeros((1024, 8), np.int64)
+_X = np.zeros(1024, np.float64)
+_O = np.zeros(4096, np.int64)
+_ofill = 0
+_fast = True
+_MEMO_START = 1 << 18
+_MEMO_MAX = 1 << 26          # 64M slots, 576 MB: past that the memo stops growing
+_MK = np.full(_MEMO_START, -1, np.int64)
+_MV = np.zeros(_MEMO_START, np.int8)
+_MC = np.zeros(1, np.int64)
+# the kernels' explicit recursion stacks (deep enough for two games of the largest
+# birthday in the table) and the per-round memo of comparisons with a raw game
+_STK = np.zeros((64, 4), np.int64)
+_RSTK = np.zeros((64, 4), np.int64)
+_RS = np.zeros(2048, np.int64)
+_RV = np.zeros(2048, np.int8)
+_STAMP = np.zeros(1, np.int64)
+
+
+def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None) -> None:
+    """Mirror game g (just interned) into the kernel arrays."""
+    global _T, _X, _O, _ofill, _fast, _STK, _RSTK, _RS, _RV
+    if g >= _T.shape[0]:
+        T = np.zeros((2 * _T.shape[0], 8), np.int64)
+        T[:g] = _T[:g]
+        X = np.zeros(2 * _X.shape[0], np.float64)
+        X[:g] = _X[:g]
+        _T, _X = T, X
+        _RS = np.concatenate((_RS, np.zeros_like(_RS)))   # stamps 0 are never current
+        _RV = np.concatenate((_RV, np.zeros_like(_RV)))
+    if 2 * _birth[g] + 8 > _STK.shape[0]:
+        _STK = np.zeros((4 * _birth[g] + 16, 4), np.int64)
+        _RSTK = np.zeros((4 * _birth[g] + 16, 4), np.int64)
+    need = _ofill + len(lt) + len(rt)
+    if need > _O.shape[0]:
+        opts = np.zeros(max(2 * _O.shape[0], need), np.int64)
+        opts[:_ofill] = _O[:_ofill]
+        _O = opts
+    f = _ofill
+    _O[f:f + len(lt)] = lt
+    _O[f + len(lt):need] = rt
+    kind = u = n = 0
+    if tag is not None:
+        x, u, n = tag
+        kind = 1 if u == 0 and n == 0 else 2
+        xf = float(x)
+        if xf != x or abs(u) >= 1 << 62 or n >= 1 << 62:
+            _fast = False
+        else:
+            _X[g] = xf
+    if _fast:
+        _T[g] = (f, len(lt), f + len(lt), len(rt), kind, u, n, 0)
+    _ofill = need
+
+
+def _memo_room() -> None:
+    """Grow the kernels' comparison memo when it is half full."""
+    global _MK, _MV
+    size = _MK.shape[0]
+    if _MC[0] * 2 > size and size < _MEMO_MAX:
+        _MK, _MV = _k.rehash(_MK, _MV, size * 4)
 
 
 def table_size() -> int:
@@ -82,7 +154,11 @@ def clear_caches() -> None:
     >>> clear_caches(); (UP + UP).compare(UP)
     '>'
     """
+    global _MK, _MV
     _le_memo.clear()
+    _MK = np.full(_MEMO_START, -1, np.int64)
+    _MV = np.zeros(_MEMO_START, np.int8)
+    _MC[0] = 0
     _sum_memo.clear()
     _neg_memo.clear()
     _canon_memo.clear()
@@ -158,12 +234,15 @@ def _intern(L: Iterable[int], R: Iterable[int]) -> int:
     _right.append(rt)
     tag = _detect_nus(lt, rt)
     _nus.append(tag)
+    _kind.append(0 if tag is None else 1 if tag[1] == 0 and tag[2] == 0 else 2)
     _birth.append(1 + max((_birth[x] for x in lt + rt), default=-1))
     if tag is not None:
         _stop_pairs.append((tag[0], tag[0]))
     else:
         _stop_pairs.append((max(_stop_pairs[x][1] for x in lt),
                             min(_stop_pairs[x][0] for x in rt)))
+    if _fast:
+        _tab_push(g, lt, rt, tag)
     obj = object.__new__(Game)
     obj._id = g
     _objects.append(obj)
@@ -269,7 +348,23 @@ def _nus_le(s: Nus, t: Nus) -> bool:
 
 
 def _le(g: int, h: int) -> bool:
-    """G <= H for canonical ids."""
+    """G <= H for canonical ids (the kernel while it is exact, else :func:`_le_plain`)."""
+    if g == h:
+        return True
+    s, t = _nus[g], _nus[h]
+    if s is not None and t is not None:
+        return _nus_le(s, t)
+    if _fast:
+        r = _k.le(_T, _X, _O, _MK, _MV, _MC, _STK, g, h)
+        if _MC[0] * 2 > _MK.shape[0]:
+            _memo_room()
+        return r
+    return _le_plain(g, h)
+
+
+def _le_plain(g: int, h: int) -> bool:
+    """G <= H for canonical ids, in plain Python: the recursive definition with number
+    avoidance, memoised by id pair (the reference the kernel is tested against)."""
     if g == h:
         return True
     s, t = _nus[g], _nus[h]
@@ -283,12 +378,12 @@ def _le(g: int, h: int) -> bool:
     # number avoidance: a number's options need not be tried against a non-number
     if not (s is not None and s[1] == 0 and s[2] == 0):
         for gl in _left[g]:
-            if _le(h, gl):
+            if _le_plain(h, gl):
                 result = False
                 break
     if result and not (t is not None and t[1] == 0 and t[2] == 0):
         for hr in _right[h]:
-            if _le(hr, g):
+            if _le_plain(hr, g):
                 result = False
                 break
     _le_memo[key] = result
@@ -297,7 +392,7 @@ def _le(g: int, h: int) -> bool:
 
 # --- canonical simplification -----------------------------------------------------------
 
-def _undominated(opts: set[int], left: bool) -> set[int]:
+def _undominated(opts: set[int], left: bool) -> set[int]:  # plain Python reference
     """The options not dominated by another (for Left: not <= another; for Right: not >=).
 
     Options are distinct canonical games, so domination is strict and the maximal
@@ -305,7 +400,7 @@ def _undominated(opts: set[int], left: bool) -> set[int]:
     it, else it evicts the kept options it dominates."""
     if len(opts) < 2:
         return opts
-    le = _le
+    le = _le_plain
     kept: list[int] = []
     for a in opts:
         dominated = False
@@ -343,7 +438,7 @@ class _RawGame:
         r = self.memo.get(k)
         if r is None:
             r = not any(self.le(xl) for xl in _left[x]) and \
-                not any(_le(gr, x) for gr in self.GR)
+                not any(_le_plain(gr, x) for gr in self.GR)
             self.memo[k] = r
         return r
 
@@ -352,7 +447,7 @@ class _RawGame:
         k = (1, x)
         r = self.memo.get(k)
         if r is None:
-            r = not any(_le(x, gl) for gl in self.GL) and \
+            r = not any(_le_plain(x, gl) for gl in self.GL) and \
                 not any(self.ge(xr) for xr in _right[x])
             self.memo[k] = r
         return r
@@ -371,12 +466,25 @@ def _canon(L: Iterable[int], R: Iterable[int]) -> int:
 
 
 def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
-    if all(_is_number_id(i) for i in Ls) and all(_is_number_id(i) for i in Rs):
+    kind = _kind
+    if all(kind[i] == 1 for i in Ls) and all(kind[i] == 1 for i in Rs):
         a = max((_nus[i][0] for i in Ls), default=None)
         b = min((_nus[i][0] for i in Rs), default=None)
         if a is None or b is None or a < b:
             return _nus_id(_simplest_between(a, b))
         return _intern((_nus_id(a),), (_nus_id(b),))
+    if _fast:
+        L, R = _k.simplify(np.fromiter(Ls, np.int64, len(Ls)), np.fromiter(Rs, np.int64, len(Rs)),
+                           _T, _X, _O, _MK, _MV, _MC, _STK, _RSTK, _RS, _RV, _STAMP)
+        if _MC[0] * 2 > _MK.shape[0]:
+            _memo_room()
+        return _intern(L.tolist(), R.tolist())
+    return _simplify_plain(Ls, Rs)
+
+
+def _simplify_plain(Ls: set[int], Rs: set[int]) -> int:
+    """Canonical simplification in plain Python (the reference the kernel is tested
+    against): remove dominated options, bypass reversible ones, until neither applies."""
     while True:
         Ls = _undominated(Ls, True)
         Rs = _undominated(Rs, False)
@@ -410,27 +518,30 @@ def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
 # --- sum and negation -------------------------------------------------------------------
 
 def _neg(g: int) -> int:
-    t = _nus[g]
-    if t is not None:
-        return _nus_id(-t[0], -t[1], t[2])
+    # memoised for the special forms too: their tags hold Fractions, slow to hash
     r = _neg_memo.get(g)
     if r is None:
-        r = _intern([_neg(x) for x in _right[g]], [_neg(x) for x in _left[g]])
+        t = _nus[g]
+        if t is not None:
+            r = _nus_id(-t[0], -t[1], t[2])
+        else:
+            r = _intern([_neg(x) for x in _right[g]], [_neg(x) for x in _left[g]])
         _neg_memo[g] = r
         _neg_memo[r] = g
     return r
 
 
 def _add(g: int, h: int) -> int:
-    s, t = _nus[g], _nus[h]
-    if s is not None and t is not None:
-        return _nus_id(s[0] + t[0], s[1] + t[1], s[2] ^ t[2])
     if g > h:
         g, h = h, g
-        s, t = t, s
     key = (g << _SHIFT) | h
     r = _sum_memo.get(key)
     if r is not None:
+        return r
+    s, t = _nus[g], _nus[h]
+    if s is not None and t is not None:
+        r = _nus_id(s[0] + t[0], s[1] + t[1], s[2] ^ t[2])
+        _sum_memo[key] = r
         return r
     gnum = s is not None and s[1] == 0 and s[2] == 0
     hnum = t is not None and t[1] == 0 and t[2] == 0

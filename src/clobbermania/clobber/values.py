@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..cgt import Game
+from ..cgt import game as _cg
 from ..errors import ClobbermaniaError
 from ..stones import BLACK, WHITE, Board, Position, opponent
 from ._clobber_kernels import MAX_CELLS, canonical, part_options
@@ -50,6 +51,7 @@ __all__ = ["clobber_value", "value_result", "outcome", "ValueResult", "ValueTime
            "component_values", "clear_cache", "cache_size"]
 
 ZERO = Game(0)
+_ZERO_ID = ZERO.id
 
 
 class ValueTimeout(ClobbermaniaError):
@@ -68,7 +70,8 @@ _grid_memo: dict[str, Game] = {}     # raw or canonical part string -> value
 # board (whose hash walks its whole adjacency) is hashed once per call, not once per part
 _graph_memo: dict[Board, dict[tuple[int, int], Game]] = {}
 _option_memo: dict[str, Game] = {}   # an option's uncropped string -> value of its sum
-_int_memo: dict[tuple[int, int, int, int], Game] = {}  # canonical (h, w, black, white)
+# canonical (h, w, black, white) -> cgt id of the part's value
+_int_memo: dict[tuple[int, int, int, int], int] = {}
 
 
 def clear_cache() -> None:
@@ -119,28 +122,30 @@ def _canonical_grid(s: str) -> tuple[str, bool]:
     return (m1, False) if m1 <= m2 else (m2, True)
 
 
-def _int_search(h: int, w: int, b: int, wm: int, clock: _Clock) -> Game:
-    """The value of a canonical part of at most 63 squares, its options from the kernel."""
+def _int_search(h: int, w: int, b: int, wm: int, clock: _Clock) -> int:
+    """The value (a cgt id) of a canonical part of at most 63 squares, its options from
+    the kernel. Works on cgt's ids, not Game objects: this loop runs once per part."""
     side, start, parts = part_options(h, w, b, wm)
     start = start.tolist()
     parts = parts.tolist()
-    left: list[Game] = []
-    right: list[Game] = []
+    left: list[int] = []
+    right: list[int] = []
     memo = _int_memo
+    neg, add = _cg._neg, _cg._add
     for k, sd in enumerate(side.tolist()):
-        total = None
-        for ph, pw, pb, px, neg in parts[start[k]:start[k + 1]]:
+        total = _ZERO_ID
+        for ph, pw, pb, px, ng in parts[start[k]:start[k + 1]]:
             key = (ph, pw, pb, px)
             g = memo.get(key)
             if g is None:
                 clock.tick()
                 g = _int_search(ph, pw, pb, px, clock)
                 memo[key] = g
-            if neg:
-                g = -g
-            total = g if total is None else total + g
-        (right if sd else left).append(ZERO if total is None else total)
-    return Game.from_options(left, right)
+            if ng:
+                g = neg(g)
+            total = g if total == _ZERO_ID else add(total, g)
+        (right if sd else left).append(total)
+    return _cg._canon(left, right)
 
 
 def _grid_part_value(s: str, clock: _Clock) -> Game:
@@ -155,13 +160,12 @@ def _grid_part_value(s: str, clock: _Clock) -> Game:
         kh, kw, kb, kx, neg = canonical(h, w, int(flat.translate(_XBITS), 2),
                                         int(flat.translate(_OBITS), 2))
         key = (int(kh), int(kw), int(kb), int(kx))
-        g = _int_memo.get(key)
-        if g is None:
+        i = _int_memo.get(key)
+        if i is None:
             clock.tick()
-            g = _int_search(*key, clock)
-            _int_memo[key] = g
-        if neg:
-            g = -g
+            i = _int_search(*key, clock)
+            _int_memo[key] = i
+        g = _cg._objects[_cg._neg(i) if neg else i]
         _grid_memo[s] = g
         return g
     key, neg = _canonical_grid(s)
