@@ -112,7 +112,8 @@ def _witness_ok(s, n, first, size, expect):
     return n - m == expect
 
 
-@njit(cache=True)
+# not cached: numba's cache does not see changes in the kernels this calls
+@njit(cache=False)
 def _check_length(n, f, values, offsets, out_counts):
     """Every canonical string of length n: fill values[offsets[n] + rank] and compare.
 

@@ -90,12 +90,14 @@ from . import _column_kernels as K
 from .rules import Board
 
 __all__ = ["ColumnPuzzle", "ColumnResult", "solve_column", "is_solvable", "max_removable",
-           "METHODS", "BRUTE_MAX_BLOCKS"]
+           "METHODS", "BRUTE_MAX_BLOCKS", "GRAMMAR_MAX_GROUPS"]
 
 #: The solving methods of :func:`solve_column`.
 METHODS = ("grammar", "two-color", "brute")
 #: The longest string the brute force takes without a time limit.
 BRUTE_MAX_BLOCKS = 24
+#: The most groups the grammar DP takes (its tables: 3 n^2 bits, 150 MB at this size).
+GRAMMAR_MAX_GROUPS = 20_000
 
 _COMPLEXITY = {
     "grammar": "O(n^3/w) decision and optimization (w = 64, n runs), any number of colours",
@@ -300,6 +302,9 @@ def _upper_bound(p: ColumnPuzzle) -> int:
 def _grammar(p: ColumnPuzzle) -> ColumnResult:
     col, mult, k = _run_arrays(p)
     n = len(col)
+    if n > GRAMMAR_MAX_GROUPS:
+        raise UnsupportedError(f"the grammar DP takes at most {GRAMMAR_MAX_GROUPS:,} groups "
+                               f"(its tables grow as n^2), and this puzzle has {n:,}")
     A, B, Bm, cm = K.k_clearable_table(col, mult, k)
     solvable = bool(K.k_clearable(A, 0, n - 1))
     best, choice = K.k_optimize(mult, B)
