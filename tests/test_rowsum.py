@@ -100,3 +100,31 @@ def test_limits_raise_and_keep_the_tables():
         search.wins_first(["xo" * 14], "black", node_limit=5)
     assert search.memo   # what was found stays
     assert search.wins_first(["xo" * 14], "black")
+
+
+def test_long_rows_equal_the_bitboard_search():
+    # rows of 24-30 stones: solve_outcome decides them by the bitboard search alone; the
+    # row-sum search (values for parts of <= 10 stones) must agree
+    from clobbermania.clobber.search import solve_outcome
+
+    rng = random.Random(4)
+    search = RowSumSearch(small=10)
+    for _ in range(6):
+        s = random_row(rng, rng.randint(24, 30))
+        for color in ("black", "white"):
+            r = solve_outcome(Position.from_string(s), color, all_moves=False)
+            assert r.proof.startswith("exhaustive")
+            assert search.wins_first([s], color) == (r.winner == color), (s, color)
+
+
+def test_solve_sum_sends_long_rows_to_the_row_search():
+    from clobbermania.clobber.search import solve_outcome, solve_sum
+
+    row = "xo" * 20                      # 40 stones: beyond the bitboard's first share
+    r = solve_sum([Position.from_string(row)], "white")
+    assert r.winner == "white" and r.exact and r.proof.startswith("row-sum")
+    # two rows on separate boards, and one board with a column
+    r = solve_sum([Position.from_string("xoxoxo"), Position.from_string("xo")], "black")
+    assert r.winner == "black"           # (xo)^3 = 0 (P), plus *: the first player wins
+    r = solve_outcome(Position.from_string("x" * 40 + "o"), "black")
+    assert r.winner == "black" and r.winning_moves == ("an1-ao1",)

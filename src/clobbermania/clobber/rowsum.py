@@ -105,8 +105,9 @@ class RowSumSearch:
     handled by their cgt ids, with their negatives, options and sums cached here.
     """
 
-    def __init__(self, small: int = 20) -> None:
+    def __init__(self, small: int = 16, max_values: int = 2) -> None:
         self.small = small
+        self.max_values = max_values
         self.memo: dict[tuple, bool] = {}
         self.values: dict[str, int] = {}
         self.row_opts: dict[str, list[tuple[tuple[str, ...], tuple[int, ...]]]] = {}
@@ -116,6 +117,7 @@ class RowSumSearch:
         self.nus: dict[int, bool] = {ZERO.id: True}
         self.nus_sum: dict[tuple[int, int], int] = {}
         self.le: dict[tuple[int, int], bool] = {}
+        self.sums: dict[tuple[int, ...], int] = {}
         self.nodes = 0
         self.deadline: float | None = None
         self.node_limit: int | None = None
@@ -274,13 +276,25 @@ class RowSumSearch:
     def _terminal(self, bigs: tuple[str, ...], games: tuple[int, ...]) -> bool | None:
         """Left-first outcome of a sum without long rows and with at most two values, by
         comparisons; None otherwise."""
-        if bigs or len(games) > 2:
+        if bigs or len(games) > self.max_values:
             return None
         if not games:
             return False
         if len(games) == 1:
             return not self._le_zero(games[0])
-        return not self._le_zero(games[0], games[1])
+        if len(games) == 2:
+            return not self._le_zero(games[0], games[1])
+        return not self._le_zero(self._sum(games[:-1]), games[-1])
+
+    def _sum(self, games: tuple[int, ...]) -> int:
+        """The id of the sum of the values (cached by prefix)."""
+        s = self.sums.get(games)
+        if s is None:
+            if len(games) == 1:
+                return games[0]
+            s = self._intern(self.obj[self._sum(games[:-1])] + self.obj[games[-1]])
+            self.sums[games] = s
+        return s
 
     def _children(self, bigs: tuple[str, ...], games: tuple[int, ...]):
         """Every Left option, normalized and negated (so Left is again to move)."""

@@ -10,9 +10,13 @@ its connected parts (Albert, Grossman, Nowakowski, Wolfe, *An introduction to Cl
    :mod:`._search_kernels`, over bitboards, with a transposition table keyed by the least
    image of the stones under the board's symmetries and translation (and colour: "Black to
    move on (b, w)" is "White to move on (w, b)");
-3. larger sums (the MCGS suites add up to eight 3x3 boards), and rows the bitboard search
-   has not decided in :data:`KERNEL_FIRST_NODES` nodes: each small part (at most
-   :data:`SMALL_PART` stones, or :data:`SMALL_ROW` in one row) is replaced by its value
+3. sums of rows (every part in one row or column) that the bitboard search has not
+   decided in :data:`KERNEL_FIRST_NODES` nodes (:data:`ROW_KERNEL_NODES` beyond
+   :data:`ROW_KERNEL_STONES` stones) go to the MCGS-style row-sum search of
+   :mod:`.rowsum`: parts of at most :data:`ROW_SMALL` stones as canonical values, the sum
+   simplified at every node, comparisons at the leaves;
+4. other sums of more than 64 stones (the MCGS suites add up to eight 3x3 boards): each
+   small part (at most :data:`SMALL_PART` stones) is replaced by its value
    (:func:`clobbermania.clobber.values.clobber_value`), the values are added into one cgt
    game G, and the search runs on "big parts + G", where a move is either a move in a big
    part or an option of G; when the big parts are gone the outcome of G decides.
@@ -40,6 +44,7 @@ import numpy as np
 from ..errors import ClobbermaniaError, UnsupportedError
 from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_from_name, opponent
 from . import _search_kernels as K
+from .rowsum import RowSumSearch, RowSumTimeout
 
 __all__ = ["SolveResult", "solve_outcome", "solve_sum", "perft", "choose_move",
            "SMALL_PART", "SMALL_ROW", "KERNEL_FIRST_NODES", "MAX_STONES"]
@@ -52,6 +57,15 @@ SMALL_ROW = 22
 #: Sums of at most 64 stones get this many bitboard nodes before the part-value search
 #: takes over (when the values module is there).
 KERNEL_FIRST_NODES = 3_000_000
+#: Sums of rows of more stones than this get only ROW_KERNEL_NODES bitboard nodes before
+#: the row-sum search (:mod:`.rowsum`) takes over.
+ROW_KERNEL_STONES = 30
+ROW_KERNEL_NODES = 200_000
+#: The row-sum search replaces rows of at most this many stones by their values (16: the
+#: best of 14 / 16 / 18 / 20 on the MCGS random 50-stone rows and on (xo)^n).
+ROW_SMALL = 16
+#: The row-sum search is renewed when its table holds more entries than this.
+ROW_MEMO_LIMIT = 3_000_000
 #: The bitboard kernels take at most this many live stones.
 MAX_STONES = 64
 _MAX_TT_BITS = 22  # 4M entries of 25 bytes
@@ -175,6 +189,7 @@ def _check_edges(board: Board) -> None:
 
 _LAST_ENGINE: list[_Engine] = []
 _LAST_SUM: list = []  # the last _SumSearch, reused on the same board
+_ROW_SEARCH: list[RowSumSearch] = []  # the row-sum search, reused by every call
 
 
 def _engine_for(board: Board, stones: int) -> _Engine:
@@ -374,6 +389,36 @@ class _SumSearch:
         return result
 
 
+def _row_strings(positions: list[Position], parts: list[tuple[int, list[int]]]) -> list[str]:
+    """Each part lying in one row or column as its string of x and o (squares in order)."""
+    return ["".join(".xo"[positions[gi].cells[v]] for v in sorted(part)) for gi, part in parts]
+
+
+def _row_search() -> RowSumSearch:
+    """The row-sum search kept from the last call (its tables hold for any sum of rows),
+    renewed when its table has grown past :data:`ROW_MEMO_LIMIT` entries."""
+    if not _ROW_SEARCH or len(_ROW_SEARCH[0].memo) > ROW_MEMO_LIMIT:
+        _ROW_SEARCH[:] = [RowSumSearch(small=ROW_SMALL)]
+    return _ROW_SEARCH[0]
+
+
+def _solve_rows(positions, parts, color, budget, result) -> SolveResult:
+    search = _row_search()
+    before = search.nodes
+    left = None if budget.deadline is None else budget.deadline - time.perf_counter()
+    nodes = None if budget.node_limit is None else max(1, budget.node_limit - budget.nodes)
+    try:
+        win = search.wins_first(_row_strings(positions, parts), color, time_limit=left,
+                                node_limit=nodes)
+    except RowSumTimeout:
+        budget.nodes += search.nodes - before
+        raise _OutOfTime from None
+    budget.nodes += search.nodes - before
+    return result(color if win else opponent(color),
+                  f"row-sum search (parts of <= {search.small} stones as values), "
+                  f"{budget.nodes:,} nodes")
+
+
 def solve_sum(positions: list[Position], first: int | str, *,
               time_limit: float | None = None, node_limit: int | None = None) -> SolveResult:
     """The outcome of the sum of ``positions`` (separate boards) with ``first`` to move.
@@ -413,9 +458,10 @@ def solve_sum(positions: list[Position], first: int | str, *,
                 return result(color if win else opponent(color),
                               f"exhaustive search, {budget.nodes:,} nodes")
             # rows: the bitboard search first; when it has not decided within its share,
-            # the search with part values (long rows split into parts whose values are
-            # cheap; grid parts are not, so grids stay with the bitboard search)
-            first_try = _Budget(None, KERNEL_FIRST_NODES)
+            # the row-sum search with part values (long rows split into parts whose values
+            # are cheap; grid parts are not, so grids stay with the bitboard search)
+            first_try = _Budget(None, KERNEL_FIRST_NODES if stones <= ROW_KERNEL_STONES
+                                else ROW_KERNEL_NODES)
             first_try.deadline = budget.deadline
             try:
                 win = engine.wins(me, opp, first_try)
@@ -426,6 +472,10 @@ def solve_sum(positions: list[Position], first: int | str, *,
                 budget.nodes += first_try.nodes
                 if budget.expired():
                     raise
+            return _solve_rows(positions, parts, color, budget, result)
+        if values is not None and all(_in_a_line(positions[gi].board, part)
+                                      for gi, part in parts):
+            return _solve_rows(positions, parts, color, budget, result)
         from ..cgt import ZERO
 
         if values is None:  # pragma: no cover - a checkout without the values module
@@ -466,7 +516,8 @@ def solve_outcome(position: Position, first: int | str, time_limit: float | None
     (with the same table) so that ``winning_moves`` is complete. When ``time_limit``
     (seconds) or ``node_limit`` runs out: ``exact`` is False, ``winner`` is None unless a
     winning move had been found (then it is listed). Positions of more than 64 live
-    stones go to :func:`solve_sum`.
+    stones, and rows of more than :data:`ROW_KERNEL_STONES`, go to :func:`solve_sum`
+    (each first move then solved on its own).
 
     >>> solve_outcome(Position.from_string("xxo"), "white").winner   # ^ > 0: Black wins
     'black'
@@ -477,7 +528,9 @@ def solve_outcome(position: Position, first: int | str, time_limit: float | None
     budget = _Budget(time_limit, node_limit)
     parts = _live_parts(position)
     stones = sum(len(p) for p in parts)
-    if stones > MAX_STONES:
+    long_rows = stones > ROW_KERNEL_STONES and \
+        all(_in_a_line(position.board, p) for p in parts)
+    if stones > MAX_STONES or long_rows:
         r = solve_sum([position], color, time_limit=time_limit, node_limit=node_limit)
         if r.winner == COLOR_NAMES[color] and all_moves:
             moves = _winning_moves_by_sum(position, color, budget, time_limit, node_limit)
