@@ -168,6 +168,10 @@ def _expand(d, grids, counts, lbs, mark, sc, sh, mc, mh, msz, mcol, mlb, mkey, o
                 break
             if mark[c, h]:
                 continue
+            # a block with no neighbour of its colour is a group of one: skip the fill
+            if not ((h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x)
+                    or (h > 0 and grid[c, h - 1] == x) or (c > 0 and grid[c - 1, h] == x)):
+                continue
             n = k_group(grid, c, h, mark, sc, sh)
             if n >= 2:
                 mc[d, m] = c

@@ -350,8 +350,11 @@ def _solve(board: Board, maximize: bool, time_limit: float | None, progress,
             proof = "witness clears the board"
         elif status == K.GOAL:
             proof = f"bound: {why_single} (the witness leaves only those)"
-        else:
+        elif search.bits:
             proof = "exhaustive search"
+        else:
+            # a false table match (chance about 2^-128 a pair of boards) is the only way out
+            proof = "exhaustive search (table keyed by 128-bit Zobrist hashes)"
         if maximize or left == 0:
             return ClickResult(board, maximize, left == 0, n - left, moves, True, n - left,
                                n - left, proof, nodes, seconds, stats)
