@@ -3,7 +3,8 @@ colour permutation) checked against an exhaustive brute force.
 
 For each string the three methods of :mod:`clobbermania.clickomania.column` are compared
 with the brute force: the grammar DP (solvable, most blocks removable), the two-colour
-theorems (on strings of at most two colours), and the witness of each (its clicks replayed
+theorems (on strings of at most two colours: the decision, the O(n^2) and the
+O(n log n) optimization), and the witness of each (its clicks replayed
 on the block string by an independent checker: each click a maximal run of two or more
 equal blocks, and the blocks removed equal to the optimum).
 
@@ -193,8 +194,9 @@ def _check_length(n, f, values, offsets, out_counts):
             sp = K.k_two_solvable(m_)
             if (sp != -2) != solv:
                 out_counts[ncol, 5] += 1
-            b2, ch2 = K.k_two_optimize(m_)
-            if b2[nr] != best:
+            b2, _ = K.k_two_optimize(m_)
+            kept, ch2 = K.k_two_min_kept(m_)
+            if b2[nr] != best or n - kept[nr] != best:
                 out_counts[ncol, 6] += 1
             prev, nx = K.k_big_neighbours(m_)
             for t in range(nr):

@@ -144,6 +144,33 @@ def test_two_colour_median_rule():
     assert r.solvable and "even number of groups" in r.proof
 
 
+def test_two_colour_long_strings_agree_with_the_grammar():
+    # two independent exact algorithms: Theorems 10/12 with the O(n log n) optimization,
+    # and the grammar DP; sparse big groups so that many strings are not solvable
+    import numpy as np
+
+    from clobbermania.clickomania import _column_kernels as K
+
+    rng = random.Random(12)
+    unsolvable = 0
+    for _ in range(40):
+        n = rng.randint(30, 150)
+        p_big = rng.choice([0.02, 0.05, 0.2])
+        s = "".join(("11" if rng.random() < p_big else "1") if i % 2 == 0 else
+                    ("22" if rng.random() < p_big else "2") for i in range(n))
+        r2 = solve_column(s, "two-color")
+        rg = solve_column(s, "grammar")
+        assert r2.max_removed == rg.max_removed and r2.solvable == rg.solvable, s
+        unsolvable += not r2.solvable
+        end = replay(r2.puzzle.board, r2.moves)[-1]
+        assert r2.puzzle.board.n_blocks - end.n_blocks == r2.max_removed
+        mult = np.array([m for _, m in r2.puzzle.runs], dtype=np.int64)
+        best, _ = K.k_two_optimize(mult)
+        kept, _ = K.k_two_min_kept(mult)
+        assert best[-1] == mult.sum() - kept[-1]
+    assert unsolvable >= 8
+
+
 def test_large_string_is_fast_and_its_witness_replays():
     rng = random.Random(2000)
     runs = []

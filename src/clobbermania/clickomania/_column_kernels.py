@@ -463,3 +463,111 @@ def k_two_optimize(mult):
                     best[j + 1] = v
                     choice[j + 1] = i
     return best, choice
+
+
+@njit(cache=True)
+def _sp_append(sp, f, i):
+    """Append index i to the sparse table of its parity class (argmin of f on windows
+    ending at i's compressed position)."""
+    par = i & 1
+    k = i >> 1
+    sp[par, 0, k] = i
+    lev = 1
+    while lev < sp.shape[1] and k - (1 << lev) + 1 >= 0:
+        a = sp[par, lev - 1, k]
+        b = sp[par, lev - 1, k - (1 << (lev - 1))]
+        sp[par, lev, k] = a if f[a] <= f[b] else b
+        lev += 1
+
+
+@njit(cache=True)
+def _sp_query(sp, f, lg, par, k1, k2):
+    """Index of the least f over the compressed positions k1..k2 of parity class par."""
+    lev = lg[k2 - k1 + 1]
+    a = sp[par, lev, k2]
+    b = sp[par, lev, k1 + (1 << lev) - 1]
+    return a if f[a] <= f[b] else b
+
+
+@njit(cache=True)
+def k_two_min_kept(mult):
+    """The fewest runs left (two colours), with ``choice`` as in :func:`k_optimize`:
+    ``f[t]`` is the fewest runs left uncovered in the first t runs by disjoint clearable
+    odd intervals. O(n log n).
+
+    Covering the most blocks is covering all but the fewest runs (a cover that leaves a
+    run of two or more can cover it alone), so ``f`` answers the optimization. For run j,
+    the odd interval ``2c-j..j`` centred at ``c`` is clearable when c is big or
+    ``nxt[c] - prev[c] <= j - c``. Going left from the last big run ``P <= j``, every
+    centre down to ``ceil(j/2)`` qualifies except, in a gap (p, q) between consecutive
+    big runs with ``q <= j`` and ``g = q - p > j - q + 1`` (a *blocking* gap), the
+    centres ``j-g+1 .. q-1``; and nothing before the first big run. Each blocking gap is
+    longer than everything between it and j, so there are O(log n) of them: the best
+    ``f[i]`` over the allowed centres is O(log n) range minima, each O(1) by a sparse
+    table per parity of i (``i = 2c - j`` has the parity of j) that grows as f does.
+    """
+    n = mult.shape[0]
+    prev, nxt = k_big_neighbours(mult)
+    first_big = nxt[0] if n > 0 and mult[0] < 2 else 0
+    levels = 1
+    while (1 << levels) <= n // 2 + 1:
+        levels += 1
+    sp = np.zeros((2, levels, n // 2 + 2), np.int32)
+    lg = np.zeros(n + 2, np.int64)
+    for x in range(2, n + 2):
+        lg[x] = lg[x >> 1] + 1
+    f = np.zeros(n + 1, np.int64)
+    choice = np.full(n + 1, -1, np.int64)
+    _sp_append(sp, f, 0)
+    bp = np.empty(n + 1, np.int64)  # blocking gaps (p, q), in increasing q
+    bq = np.empty(n + 1, np.int64)
+    nb = 0
+    last_big = -1
+    for j in range(n):
+        if mult[j] >= 2:
+            if last_big >= 0 and j - last_big >= 2:
+                bp[nb] = last_big
+                bq[nb] = j
+                nb += 1
+            last_big = j
+        # gaps fully qualified from now on (every centre) stop blocking
+        m = 0
+        for t in range(nb):
+            g = bq[t] - bp[t]
+            if bq[t] - 1 + g > j:
+                bp[m] = bp[t]
+                bq[m] = bq[t]
+                m += 1
+        nb = m
+        best = f[j] + 1
+        arg = -1
+        P = last_big
+        lo = max((j + 1) // 2, first_big)
+        par = j & 1
+        half = (j + par) // 2
+        hi = P
+        t = nb - 1
+        while hi >= lo:
+            # the next blocking gap left of hi, if any
+            while t >= 0 and bq[t] - 1 > hi:
+                # its excluded centres lie right of hi: only possible when they were cut
+                t -= 1
+            if t >= 0:
+                g = bq[t] - bp[t]
+                ex_lo = j - g + 1
+                ex_hi = bq[t] - 1
+                c1 = max(ex_hi + 1, lo)
+                t -= 1
+            else:
+                ex_lo = lo
+                c1 = lo
+            if c1 <= hi:
+                i = _sp_query(sp, f, lg, par, c1 - half, hi - half)
+                if f[i] < best:
+                    best = f[i]
+                    arg = i
+            hi = ex_lo - 1
+        f[j + 1] = best
+        choice[j + 1] = arg
+        _sp_append(sp, f, j + 1)
+    return f, choice

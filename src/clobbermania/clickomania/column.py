@@ -57,8 +57,15 @@ after b such clicks, possible iff ``a + b <= t``. End clicks and clicks on singl
 blocks do not help.) An even number of runs cannot end in one group (its two ends differ
 in colour), so it is solvable iff some split into two odd parts has both parts solvable:
 a scan over the split points with the test above, O(1) each. Decision and clearing
-sequence: **O(n)**. The most blocks removable for two colours uses the same O(1) test on
-every odd interval in the prefix DP: O(n^2) time, O(n) memory.
+sequence: **O(n)** (playing the plan: O(n log n) for the square names).
+
+The most blocks removable for two colours: the fewest runs left uncovered by disjoint
+clearable odd intervals (:func:`_column_kernels.k_two_min_kept`). For the intervals
+ending at run j, every centre from ``ceil(j/2)`` up to the last big run qualifies except
+in O(log n) *blocking* gaps between big runs (each longer than all that lies between it
+and j), so the prefix DP takes O(log n) range minima per run: **O(n log n)** time (the
+paper states linear time; we do not reach it), O(n log n) memory. The O(n^2) DP over all
+odd intervals (:func:`_column_kernels.k_two_optimize`) is kept as a cross-check.
 
 **Brute force** (the independent oracle): an exhaustive search over the strings
 reachable, with a memo keyed by the run-length string, colours renamed in order of
@@ -101,7 +108,7 @@ GRAMMAR_MAX_GROUPS = 20_000
 
 _COMPLEXITY = {
     "grammar": "O(n^3/w) decision and optimization (w = 64, n runs), any number of colours",
-    "two-color": "O(n) decision and clearing sequence; O(n^2) optimization when not "
+    "two-color": "O(n) decision and clearing sequence; O(n log n) optimization when not "
                  "solvable",
     "brute": "exponential (exhaustive search with memo)",
 }
@@ -341,9 +348,9 @@ def _two_color(p: ColumnPuzzle) -> ColumnResult:
                  f"Theorem 12: even number of groups, split before group {s + 1} into two "
                  "solvable odd parts")
     else:
-        best, choice = K.k_two_optimize(mult)
+        kept, choice = K.k_two_min_kept(mult)
         segs = _segments(choice)
-        total = int(best[n])
+        total = len(p.blocks) - int(kept[n])
         proof = (f"Theorems 10, 12: not solvable; the best disjoint clearable odd intervals "
                  f"remove {total}")
     grp = np.full(n, -1, dtype=np.int64)
