@@ -219,7 +219,7 @@ def test_empty_board():
     assert r.solvable and r.max_removed == 0 and r.moves == ()
 
 
-def test_cli(capsys):
+def test_cli(capsys, tmp_path):
     code, out, err = run_cli(capsys, "clickomania", "column", "1/2/2/1/2/2/1", "--method",
                              "two-color", "--json")
     assert code == 0 and err == ""
@@ -237,3 +237,7 @@ def test_cli(capsys):
                            "--time-limit", "5", "--json")
     d = json.loads(out)
     assert code == 0 and (d["exact"] is False or d["max_removed"] == 0)
+    svg = tmp_path / "w.svg"
+    code, out, _ = run_cli(capsys, "clickomania", "column", "1221331", "--svg", str(svg))
+    assert code == 0 and "moves (3, removing 7)" in out
+    assert svg.read_text().count('class="board"') == 4

@@ -34,7 +34,7 @@ def column_cmd(string, method, time_limit, as_json, svg_file) -> None:
     Examples:
       clobbermania clickomania column 1221
       clobbermania clickomania column 1/2/2/1/2/2/1 --method two-color --json
-      clobbermania clickomania column 1231321 --method brute
+      clobbermania clickomania column 1213312 --method brute
     """
     from ..clickomania.column import solve_column
 

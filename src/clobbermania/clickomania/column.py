@@ -53,9 +53,11 @@ runs of two or more blocks on each side: the string is solvable iff both exist a
 ``a + b <= t``. (A click on a run left of the median moves the median one run to the
 right, and a run of two or more stays at distance a on the left while it is interior,
 which is ``a <= t' - 1`` for the current half-length ``t'``; the run q reaches the median
-after b such clicks, possible iff ``a + b <= t``. End clicks and clicks on single
-blocks do not help.) An even number of runs cannot end in one group (its two ends differ
-in colour), so it is solvable iff some split into two odd parts has both parts solvable:
+after b such clicks, which the bound ``a <= t - b`` allows. That the condition is also
+necessary is our reading of Theorem 10; the exhaustive check confirms the criterion on
+every two-colour string of up to 14 blocks.) An even number of runs cannot end in one
+group (its two ends differ in colour), so it is solvable iff some split into two odd
+parts has both parts solvable:
 a scan over the split points with the test above, O(1) each. Decision and clearing
 sequence: **O(n)** (playing the plan: O(n log n) for the square names).
 
