@@ -105,6 +105,7 @@ __all__ = ["ColumnPuzzle", "ColumnResult", "solve_column", "is_solvable", "max_r
 METHODS = ("grammar", "two-color", "brute")
 #: The longest string the brute force takes without a time limit.
 BRUTE_MAX_BLOCKS = 24
+_BRUTE_HARD_MAX = 1000
 #: The most groups the grammar DP takes (its tables: 3 n^2 bits, 150 MB at this size).
 GRAMMAR_MAX_GROUPS = 20_000
 
@@ -369,6 +370,10 @@ class _OutOfTime(Exception):
 
 def _brute(p: ColumnPuzzle, time_limit: float | None) -> ColumnResult:
     n_blocks = len(p.blocks)
+    if n_blocks > _BRUTE_HARD_MAX:  # the search recurses once per click
+        raise UnsupportedError(f"the brute force takes at most {_BRUTE_HARD_MAX} blocks even "
+                               f"with a time limit, and this puzzle has {n_blocks}: use "
+                               "--method grammar")
     if time_limit is None and n_blocks > BRUTE_MAX_BLOCKS:
         raise UnsupportedError(f"the brute force takes at most {BRUTE_MAX_BLOCKS} blocks "
                                f"without a time limit, and this puzzle has {n_blocks}: give "
@@ -417,9 +422,14 @@ def _brute(p: ColumnPuzzle, time_limit: float | None) -> ColumnResult:
         total = search(start, 0)
     except _OutOfTime:
         lb, clicks = best_line
+        ub = max(lb, _upper_bound(p))
         moves = _clicks_to_moves(p, start, clicks, after)
-        return ColumnResult(p, "brute", None, None, moves, lb, False, lb,
-                            max(lb, _upper_bound(p)),
+        if lb == ub:  # the line found meets the bound: the optimum is known after all
+            return ColumnResult(p, "brute", lb == n_blocks, lb, moves, lb, True, lb, ub,
+                                "time limit, but the best line found meets the upper bound "
+                                "(blocks of colours with one block never go)", len(memo),
+                                time.perf_counter() - t0)
+        return ColumnResult(p, "brute", None, None, moves, lb, False, lb, ub,
                             "time limit: the best line found so far", len(memo),
                             time.perf_counter() - t0)
     clicks, runs = [], start
@@ -474,7 +484,7 @@ def solve_column(puzzle: str | Board | ColumnPuzzle | Sequence[int], method: str
         r = _two_color(p)
     else:
         r = _brute(p, time_limit)
-        if not r.exact:
+        if r.proof.startswith("time limit"):
             return r
     return ColumnResult(r.puzzle, r.method, r.solvable, r.max_removed, r.moves, r.removed,
                         r.exact, r.lower_bound, r.upper_bound, r.proof, r.nodes,
