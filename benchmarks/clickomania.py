@@ -47,6 +47,23 @@ def random_string(n_groups: int, n_colors: int, seed: int) -> str:
     return "".join(out)
 
 
+def random_solvable_string(n_groups: int, n_colors: int, seed: int) -> str:
+    """A solvable string of at least ``n_groups`` runs by random reverse play: insert a
+    run of 2 or 3 blocks of a colour that neither neighbour has, anywhere (also inside a
+    run, which it splits); clicking the inserted runs in reverse order clears it."""
+    rng = random.Random(seed)
+    s: list[str] = []
+    runs = 0
+    while runs < n_groups:
+        x = rng.randrange(len(s) + 1)
+        left = s[x - 1] if x > 0 else ""
+        right = s[x] if x < len(s) else ""
+        c = rng.choice([c for c in "123456789"[:n_colors] if c not in (left, right)])
+        runs += 2 if left and left == right else 1  # splitting a run makes two of it
+        s[x:x] = [c] * rng.choice([2, 3])
+    return "".join(s)
+
+
 def fit_exponent(ns: list[int], ts: list[float]) -> float:
     """Least-squares slope of log t against log n."""
     xs = [math.log(n) for n in ns]
@@ -105,6 +122,25 @@ def column_section(argv: list[str]) -> int:
                   f"{fit_exponent([ns[i] for i in big], [dec[i] for i in big]):.2f}, "
                   f"optimization "
                   f"{fit_exponent([ns[i] for i in big], [opt[i] for i in big]):.2f}")
+    print("\nsolvable strings (random reverse play), decision and optimization with witness")
+    print(f"{'groups':>7} {'blocks':>7} {'decision s':>11} {'optimization s':>15} "
+          f"{'solvable':>9}")
+    for n in args.sizes:
+        td, to, ok = [], [], 0
+        for seed in range(args.repeats):
+            s = random_solvable_string(n, args.colors, seed)
+            p = ColumnPuzzle.from_colors([int(ch) for ch in s])
+            col, mult, k = _run_arrays(p)
+            t0 = time.perf_counter()
+            A, _, _, _ = K.k_clearable_table(col, mult, k)
+            solvable = bool(K.k_clearable(A, 0, len(col) - 1))
+            td.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            r = solve_column(p)
+            to.append(time.perf_counter() - t0)
+            ok += solvable and r.solvable and r.max_removed == len(s)
+        print(f"{len(col):>7} {len(s):>7} {statistics.median(td):>11.4f} "
+              f"{statistics.median(to):>15.4f} {ok:>6}/{args.repeats}", flush=True)
     print("\ntwo colours: decision (Theorems 10 and 12, linear) and optimization "
           "(O(n log n)), median of", args.repeats)
     print(f"{'groups':>9} {'decision s':>11} {'solvable':>9} {'optimization s':>15} "
