@@ -37,5 +37,9 @@ clickomania.add_command(solve_cmd)
 from .clickomania_value import value_cmd  # noqa: E402, I001
 clickomania.add_command(value_cmd)
 # -- anchor: clickomania value --
+from .samegame import play_cmd  # noqa: E402, I001
+samegame.add_command(play_cmd)
 # -- anchor: samegame play --
+from .samegame import bench_cmd  # noqa: E402, I001
+samegame.add_command(bench_cmd)
 # -- anchor: samegame bench --

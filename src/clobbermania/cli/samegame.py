@@ -1,0 +1,206 @@
+"""``clobbermania samegame play`` and ``samegame bench``: scored SameGame search."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import click
+
+from ..errors import NotationError
+from ._common import check_time_limit, emit_json
+
+CLOCK_CHOICE = click.Choice(["wall", "cpu"], case_sensitive=False)
+
+
+@contextmanager
+def _status(label: str) -> Iterator[Callable[[dict], None] | None]:
+    """The search's progress on stderr (a rich status line), only when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+
+    last = [0.0]
+    with Console(stderr=True).status(label) as status:
+        def update(info: dict) -> None:
+            now = time.perf_counter()
+            if now - last[0] > 0.2:
+                last[0] = now
+                status.update(f"{label}: best {info['score']}, beam width {info['width']}, "
+                              f"level {info['level']}, {info['playouts']:,} playouts, "
+                              f"{info['seconds']:.1f} s")
+        yield update
+
+
+def _check_playouts(value: int | None) -> None:
+    if value is not None and value < 1:
+        raise NotationError(f"--max-playouts must be at least 1, not {value}")
+
+
+@click.command("play")
+@click.argument("board_or_file", metavar="BOARD_OR_FILE")
+@click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="S",
+              help="Search for S seconds.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search's random numbers (same seed, same search).")
+@click.option("--max-playouts", type=int, metavar="N",
+              help="Also stop after about N playouts (a machine-independent limit).")
+@click.option("--clock", type=CLOCK_CHOICE, default="wall", show_default=True,
+              help="Count the time limit in wall time or in this process's CPU time.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the game as a strip of boards to this SVG file.")
+def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, as_json, svg_file) -> None:
+    """Find a high-scoring SameGame game: (n-2)^2 a group of n, +1000 for a cleared board
+    (no end penalty).
+
+    BOARD_OR_FILE is a board (rows top first, separated by '/', colours 0-9 a-z, '.'
+    empty) or a file holding one board. The moves are squares of the clicked groups, each
+    in the board as it stands when clicked (rows from the top of the original board).
+
+    \b
+    Examples:
+      clobbermania samegame play 1122/2211 --json
+      clobbermania samegame play board.txt --time-limit 300 --seed 7 --svg game.svg
+    """
+    from ..clickomania.rules import load_board
+    from ..clickomania.samegame import play_samegame
+
+    board = load_board(board_or_file)
+    check_time_limit(time_limit)
+    _check_playouts(max_playouts)
+    with _status("searching") as progress:
+        result = play_samegame(board, time_limit=time_limit, seed=seed, progress=progress,
+                               max_playouts=max_playouts, clock=clock.lower())
+    if svg_file:
+        from ..render.clickomania import clickomania_sequence_svg
+
+        with open(svg_file, "w", encoding="utf-8") as fh:
+            fh.write(clickomania_sequence_svg(board, list(result.moves)))
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    from ..render.clickomania import clickomania_text
+
+    click.echo(clickomania_text(board, color=sys.stdout.isatty()))
+    status = "cleared" if result.cleared else f"{result.blocks_left} blocks left"
+    proof = " (optimal: every reachable board searched)" if result.exact else ""
+    click.echo(f"score: {result.score} ({status}){proof}")
+    click.echo(f"moves ({len(result.moves)}): {' '.join(result.moves) or '(none)'}")
+    click.echo(f"search: {result.algorithm}")
+    click.echo(f"playouts: {result.playouts:,}   seconds: {result.seconds:.1f} "
+               f"(cpu {result.cpu_seconds:.1f})   seed: {result.seed}")
+    if svg_file:
+        click.echo(f"picture: {svg_file}")
+
+
+play_cmd.name = "play"
+
+
+def _parse_selection(text: str | None, n: int) -> list[int]:
+    """``"1-5,7"`` -> [0, 1, 2, 3, 4, 6] (board numbers from 1)."""
+    if text is None:
+        return list(range(n))
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            lo, _, hi = part.partition("-")
+            a, b = int(lo), int(hi) if hi else int(lo)
+        except ValueError:
+            raise NotationError(f"bad board selection {part!r}: expected numbers like 1-5,7")\
+                from None
+        if not (1 <= a <= b <= n):
+            raise NotationError(f"board selection {part!r} is outside 1..{n}")
+        out.extend(i for i in range(a - 1, b) if i not in out)
+    return out
+
+
+@click.command("bench")
+@click.argument("file", required=False, metavar="[FILE]")
+@click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="S",
+              help="Seconds of search per board.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every search.")
+@click.option("--jobs", type=int, default=1, show_default=True, metavar="J",
+              help="Boards searched at once, one process each (one per core).")
+@click.option("--clock", type=CLOCK_CHOICE, default="wall", show_default=True,
+              help="Count each board's limit in wall time or in its process's CPU time "
+                   "(use cpu on a loaded machine).")
+@click.option("--boards", "selection", metavar="LIST",
+              help="Only these boards, numbered from 1: e.g. 1-5,7.")
+@click.option("--max-playouts", type=int, metavar="N",
+              help="Also stop each board after about N playouts.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_cmd(file, time_limit, seed, jobs, clock, selection, max_playouts, as_json) -> None:
+    """Play every board of a SameGame test set; per-board and total scores.
+
+    FILE defaults to the standard set (20 boards, 15x15, 5 colours: Schadd et al. 2008),
+    scored (n-2)^2 a group, +1000 a cleared board, no end penalty. Published totals:
+    SP-MCTS 78,012; NMCS level 3 77,934.
+
+    \b
+    Examples:
+      clobbermania samegame bench --time-limit 300 --jobs 2 --clock cpu
+      clobbermania samegame bench --boards 1-3 --time-limit 10 --json
+    """
+    from ..clickomania.samegame import PUBLISHED_TOTALS, bench_samegame, read_samegame_set
+
+    check_time_limit(time_limit)
+    _check_playouts(max_playouts)
+    if jobs < 1:
+        raise NotationError(f"--jobs must be at least 1, not {jobs}")
+    t0 = time.perf_counter()
+    boards = read_samegame_set(file)
+    which = _parse_selection(selection, len(boards))
+    done = [0]
+
+    def report(i: int, r) -> None:
+        done[0] += 1
+        if not as_json:
+            click.echo(f"board {which[i] + 1:2d}: {r.score:5d}  "
+                       f"{'cleared' if r.cleared else f'{r.blocks_left} left':>9s}  "
+                       f"{r.playouts:>10,} playouts  {r.seconds:6.1f} s "
+                       f"(cpu {r.cpu_seconds:6.1f})")
+        if progress_bar is not None:
+            progress_bar.update(task, completed=done[0])
+
+    progress_bar = None
+    task = None
+    if sys.stderr.isatty() and not as_json:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        progress_bar = Progress(console=Console(stderr=True), transient=True)
+        task = progress_bar.add_task("boards", total=len(which))
+        progress_bar.start()
+    try:
+        results = bench_samegame([boards[i] for i in which], time_limit=time_limit,
+                                 seed=seed, jobs=jobs, clock=clock.lower(),
+                                 max_playouts=max_playouts, progress=report)
+    finally:
+        if progress_bar is not None:
+            progress_bar.stop()
+    total = sum(r.score for r in results)
+    seconds = time.perf_counter() - t0
+    if as_json:
+        rows = [dict(board=i + 1, **r.to_dict()) for i, r in zip(which, results, strict=True)]
+        emit_json({"boards": rows,
+                   "total": total, "cleared": sum(r.cleared for r in results),
+                   "time_limit": time_limit, "clock": clock.lower(), "seed": seed,
+                   "jobs": jobs, "scoring": "(n-2)^2 per group, +1000 cleared, no end penalty",
+                   "published_totals": PUBLISHED_TOTALS, "seconds": round(seconds, 3)})
+        return
+    click.echo(f"total: {total} over {len(results)} boards "
+               f"({sum(r.cleared for r in results)} cleared); scoring (n-2)^2, +1000 cleared, "
+               "no end penalty")
+    if len(results) == len(boards):
+        for name, value in PUBLISHED_TOTALS.items():
+            click.echo(f"  {name}: {value}  (ours {total - value:+d})")
+    click.echo(f"seconds: {seconds:.1f} ({time_limit:g} s a board, {clock.lower()} clock, "
+               f"{jobs} job{'s' if jobs > 1 else ''}, seed {seed})")
+
+
+bench_cmd.name = "bench"

@@ -1,0 +1,256 @@
+"""Numba kernels of the scored SameGame search: random numbers, tabu-colour playouts and
+one level of Monte-Carlo beam search.
+
+Every board change goes through the engine's one click (:func:`._kernels.k_click`) and
+its one group finder (:func:`._kernels.k_moves`); this module adds only search logic.
+Moves are coded ``c * H + h`` (the representative of the clicked group, engine layout).
+
+The random numbers are xorshift64* (Marsaglia; Vigna) kept in a ``uint64[1]`` state, so a
+search is reproduced exactly from its seed, independent of numba's own generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._kernels import k_click, k_hash, k_moves
+
+# colours are 0..35 (rules.MAX_COLORS); a little slack for counting arrays
+N_COLOURS = 36
+
+
+@njit(cache=True)
+def k_rand(state: np.ndarray) -> np.uint64:
+    """The next 64-bit number of the xorshift64* generator held in ``state[0]`` (never 0)."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return x * np.uint64(2685821657736338717)
+
+
+@njit(cache=True)
+def k_below(state: np.ndarray, n: int) -> int:
+    """A uniform integer in [0, n) (n < 2**31; the modulo bias is below 2**-30)."""
+    return np.int64((k_rand(state) >> np.uint64(33)) % np.uint64(n))
+
+
+@njit(cache=True)
+def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
+              out_start: int, buf_c: np.ndarray, buf_h: np.ndarray, buf_s: np.ndarray,
+              buf_col: np.ndarray, pick: np.ndarray) -> tuple[int, int]:
+    """Play ``grid`` to the end in place with a tabu-colour random policy.
+
+    ``policy`` 0: uniform random clicks. 1: Cazenave's tabu colour (Nested Monte-Carlo
+    Search, IJCAI 2009): the colour with most blocks at the start of the playout is clicked
+    only when nothing else can be. 2: as 1, with the second most frequent colour also
+    held back, below the first (it keeps two colours whole for big late groups).
+    The moves (codes ``c * H + h``) are written to ``out[out_start:]``. Returns (score of
+    the playout with the clear bonus, number of moves). The ``buf_*`` and ``pick``
+    arrays are scratch space of W * H entries.
+    """
+    W, H = grid.shape
+    counts = np.zeros(N_COLOURS, np.int64)
+    remaining = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            v = grid[c, h]
+            if v < 0:
+                break
+            counts[v] += 1
+            remaining += 1
+    tabu = -1
+    tabu2 = -1
+    if policy >= 1:
+        for k in range(N_COLOURS):
+            if counts[k] > 0 and (tabu < 0 or counts[k] > counts[tabu]):
+                tabu = k
+    if policy >= 2:
+        for k in range(N_COLOURS):
+            if k != tabu and counts[k] > 0 and (tabu2 < 0 or counts[k] > counts[tabu2]):
+                tabu2 = k
+    score = 0
+    nm = 0
+    while True:
+        m = k_moves(grid, buf_c, buf_h, buf_s, buf_col)
+        if m == 0:
+            break
+        k = 0
+        if tabu2 >= 0:
+            for i in range(m):
+                if buf_col[i] != tabu and buf_col[i] != tabu2:
+                    pick[k] = i
+                    k += 1
+        if k == 0 and tabu >= 0:
+            for i in range(m):
+                if buf_col[i] != tabu:
+                    pick[k] = i
+                    k += 1
+        if k == 0:
+            j = k_below(state, m)
+        else:
+            j = pick[k_below(state, k)]
+        n = k_click(grid, buf_c[j], buf_h[j])
+        out[out_start + nm] = buf_c[j] * H + buf_h[j]
+        nm += 1
+        score += (n - 2) * (n - 2)
+        remaining -= n
+    if remaining == 0:
+        score += 1000
+    return score, nm
+
+
+@njit(cache=True)
+def k_playout_scores(grid: np.ndarray, seed: int, policy: int, n: int) -> np.ndarray:
+    """The scores of ``n`` playouts from ``grid`` (not changed): for tests and statistics."""
+    W, H = grid.shape
+    state = np.empty(1, np.uint64)
+    state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    N = W * H
+    bc = np.empty(N, np.int64)
+    bh = np.empty(N, np.int64)
+    bs = np.empty(N, np.int64)
+    bcol = np.empty(N, np.int64)
+    pick = np.empty(N, np.int64)
+    out = np.empty(N, np.int16)
+    tmp = np.empty((W, H), np.int8)
+    scores = np.empty(n, np.int64)
+    for i in range(n):
+        tmp[:, :] = grid
+        scores[i], _ = k_playout(tmp, state, policy, out, 0, bc, bh, bs, bcol, pick)
+    return scores
+
+
+@njit(cache=True)
+def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
+                 conts: np.ndarray, cont_len: np.ndarray, values: np.ndarray, nb: int,
+                 level: int, width: int, policy: int, state: np.ndarray,
+                 zobrist: np.ndarray, new_grids: np.ndarray, new_scores: np.ndarray,
+                 new_paths: np.ndarray, new_conts: np.ndarray, new_cont_len: np.ndarray,
+                 new_values: np.ndarray, best: np.ndarray, best_path: np.ndarray,
+                 counters: np.ndarray) -> int:
+    """One level of Monte-Carlo beam search (Cazenave, *Monte Carlo Beam Search*, 2012),
+    with each state's best known continuation kept as in nested Monte-Carlo search.
+
+    The beam holds ``nb`` states after ``level`` clicks: ``grids[i]``, score so far
+    ``scores[i]``, the clicks ``paths[i, :level]``, and the best complete game known
+    through it: total ``values[i]`` reached by the continuation ``conts[i, :cont_len[i]]``.
+    Every child (every legal click of every state) is valued by one playout; the child
+    that follows its parent's best continuation inherits the parent's value when that is
+    higher, so the best line found never leaves the beam. Children with equal boards and
+    scores are merged (Zobrist hash); the ``width`` best children by value form the new
+    beam in the ``new_*`` arrays. ``best[0]`` and ``best_path[:best[1]]`` hold the best
+    complete game seen (score and clicks); ``counters[0]`` counts playouts, and
+    ``counters[1]`` is set to 1 when children had to be dropped (so a beam that never sets
+    it searched every reachable board: its best game is optimal). Returns the size of the
+    new beam (0 when no state had a move).
+    """
+    B, W, H = grids.shape
+    N = W * H
+    L = paths.shape[1]
+    maxc = 0
+    bc = np.empty(N, np.int64)
+    bh = np.empty(N, np.int64)
+    bs = np.empty(N, np.int64)
+    bcol = np.empty(N, np.int64)
+    mc = np.empty(N, np.int64)
+    mh = np.empty(N, np.int64)
+    ms = np.empty(N, np.int64)
+    mcol = np.empty(N, np.int64)
+    pick = np.empty(N, np.int64)
+    # the moves of each state, counted first to size the candidate arrays
+    n_moves = np.empty(nb, np.int64)
+    for p in range(nb):
+        n_moves[p] = k_moves(grids[p], mc, mh, ms, mcol)
+        maxc += n_moves[p]
+    if maxc == 0:
+        return 0
+    cand_parent = np.empty(maxc, np.int64)
+    cand_move = np.empty(maxc, np.int64)
+    cand_value = np.empty(maxc, np.int64)
+    cand_score = np.empty(maxc, np.int64)
+    cand_hash = np.empty(maxc, np.uint64)
+    cand_cont = np.empty((maxc, L), np.int16)
+    cand_cont_len = np.empty(maxc, np.int64)
+    child = np.empty((W, H), np.int8)
+    nc = 0
+    for p in range(nb):
+        g = grids[p]
+        m = k_moves(g, mc, mh, ms, mcol)
+        follow = conts[p, 0] if cont_len[p] > 0 else -1
+        for i in range(m):
+            code = mc[i] * H + mh[i]
+            child[:, :] = g
+            n = k_click(child, mc[i], mh[i])
+            s = scores[p] + (n - 2) * (n - 2)
+            cand_hash[nc] = k_hash(child, zobrist) ^ (np.uint64(s) * np.uint64(0x9E3779B97F4A7C15))
+            rs, rl = k_playout(child, state, policy, cand_cont[nc], 0, bc, bh, bs, bcol, pick)
+            counters[0] += 1
+            total = s + rs
+            if total > best[0]:
+                best[0] = total
+                best[1] = level + 1 + rl
+                for q in range(level):
+                    best_path[q] = paths[p, q]
+                best_path[level] = code
+                for q in range(rl):
+                    best_path[level + 1 + q] = cand_cont[nc, q]
+            if code == follow and values[p] > total:
+                total = values[p]
+                rl = cont_len[p] - 1
+                for q in range(rl):
+                    cand_cont[nc, q] = conts[p, q + 1]
+            cand_parent[nc] = p
+            cand_move[nc] = code
+            cand_value[nc] = total
+            cand_score[nc] = s
+            cand_cont_len[nc] = rl
+            nc += 1
+    # best value first; among equal values the higher score so far (then the first found)
+    key = np.empty(nc, np.float64)
+    for j in range(nc):
+        key[j] = -(cand_value[j] * 65536.0 + cand_score[j])
+    order = np.argsort(key, kind="mergesort")
+    tsize = 1
+    while tsize < 2 * nc:
+        tsize *= 2
+    table = np.zeros(tsize, np.uint64)
+    used = np.zeros(tsize, np.bool_)
+    k = 0
+    for oi in range(nc):
+        j = order[oi]
+        hsh = cand_hash[j]
+        slot = np.int64(hsh & np.uint64(tsize - 1))
+        dup = False
+        while used[slot]:
+            if table[slot] == hsh:
+                dup = True
+                break
+            slot = (slot + 1) & (tsize - 1)
+        if dup:
+            continue
+        used[slot] = True
+        table[slot] = hsh
+        p = cand_parent[j]
+        new_grids[k, :, :] = grids[p]
+        code = cand_move[j]
+        k_click(new_grids[k], code // H, code % H)
+        new_scores[k] = cand_score[j]
+        for q in range(level):
+            new_paths[k, q] = paths[p, q]
+        new_paths[k, level] = code
+        cl = cand_cont_len[j]
+        for q in range(cl):
+            new_conts[k, q] = cand_cont[j, q]
+        new_cont_len[k] = cl
+        new_values[k] = cand_value[j]
+        k += 1
+        if k >= width:
+            if oi + 1 < nc:
+                counters[1] = 1
+            break
+    return k

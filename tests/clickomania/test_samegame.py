@@ -1,0 +1,200 @@
+"""Scored SameGame search: kernels against the reference rules, optimality on small boards
+(an independent brute force), determinism, the test-set reader and the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+from cli_runner import run_cli
+
+from clobbermania.clickomania._samegame_kernels import k_playout
+from clobbermania.clickomania.rules import Board, group_score, score_sequence, to_grid
+from clobbermania.clickomania.samegame import (
+    STANDARD_SET,
+    board_square_names,
+    play_samegame,
+    playout_scores,
+    read_samegame_set,
+)
+from clobbermania.errors import NotationError
+
+
+def random_board(rng: random.Random, rows: int, cols: int, colours: int) -> Board:
+    return Board.from_string("/".join("".join(str(rng.randrange(colours)) for _ in range(cols))
+                                      for _ in range(rows)))
+
+
+def brute_force_best(board: Board) -> int:
+    """The best SameGame score by trying every click sequence (reference rules, memo on the
+    board text): independent of the kernels and of the beam."""
+
+    @cache
+    def best(text: str) -> int:
+        b = Board.from_string(text) if text.strip("./") else None
+        if b is None:
+            return 1000
+        moves = b.moves()
+        if not moves:
+            return 0
+        return max(group_score(b.group_at(m).size) + best(b.click(m).text()) for m in moves)
+
+    return best(board.text())
+
+
+@pytest.mark.parametrize("policy", [0, 1, 2])
+def test_playouts_replay_to_the_same_score(policy):
+    rng = random.Random(policy)
+    state = np.array([12345 + policy], dtype=np.uint64)
+    for _ in range(40):
+        board = random_board(rng, rng.randint(2, 7), rng.randint(2, 7), rng.randint(2, 4))
+        grid = to_grid(board)
+        N = grid.size
+        scratch = [np.empty(N, np.int64) for _ in range(5)]
+        out = np.empty(N, np.int16)
+        score, n = k_playout(grid, state, policy, out, 0, *scratch)
+        moves = board_square_names(board, out[:n])
+        assert score_sequence(board, moves) == score
+        end = board
+        for m in moves:
+            end = end.click(m)
+        assert end.is_dead  # a playout goes on while a click is possible
+        assert (score >= 1000) == end.is_cleared
+
+
+def test_tabu_colour_is_held_back():
+    # colour 1 is the most frequent: policy 1 clicks the 2-group first, always
+    board = Board.from_string("111/222/111")
+    grid = to_grid(board)
+    out = np.empty(grid.size, np.int16)
+    scratch = [np.empty(grid.size, np.int64) for _ in range(5)]
+    for seed in range(1, 20):
+        g = grid.copy()
+        k_playout(g, np.array([seed], dtype=np.uint64), 1, out, 0, *scratch)
+        assert board.group_at(board_square_names(board, out[:1])[0]).color == 2
+
+
+def test_search_finds_the_brute_force_optimum_on_small_boards():
+    rng = random.Random(6)
+    for _ in range(25):
+        board = random_board(rng, rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 3))
+        r = play_samegame(board, time_limit=None, max_playouts=10**7, seed=3)
+        assert r.exact
+        assert r.score == brute_force_best(board)
+        assert r.score == score_sequence(board, r.moves)
+
+
+def test_a_narrow_beam_is_not_called_exact():
+    board = Board.from_string("12121/21212/11221/22112")
+    r = play_samegame(board, time_limit=None, max_playouts=50, first_width=1, max_width=1)
+    assert not r.exact
+    assert r.score <= brute_force_best(board)
+
+
+def test_deterministic_with_a_seed():
+    board = random_board(random.Random(1), 8, 8, 4)
+    a = play_samegame(board, time_limit=None, max_playouts=3000, seed=11)
+    b = play_samegame(board, time_limit=None, max_playouts=3000, seed=11)
+    assert (a.score, a.moves, a.playouts) == (b.score, b.moves, b.playouts)
+    assert a.score == score_sequence(board, a.moves)
+    assert list(playout_scores(board, 50, seed=2)) == list(playout_scores(board, 50, seed=2))
+
+
+def test_more_search_never_scores_less():
+    # later beams start from the best game found, so the score can only grow
+    board = random_board(random.Random(2), 7, 7, 3)
+    scores = [play_samegame(board, time_limit=None, max_playouts=n, seed=5).score
+              for n in (100, 1000, 5000)]
+    assert scores == sorted(scores)
+
+
+def test_no_move_and_bad_limits():
+    r = play_samegame(Board.from_string("12/21"), time_limit=1)
+    assert (r.score, r.moves, r.cleared, r.blocks_left, r.exact) == (0, (), False, 4, True)
+    with pytest.raises(NotationError):
+        play_samegame(Board.from_string("11"), time_limit=None)
+    with pytest.raises(NotationError):
+        play_samegame(Board.from_string("11"), time_limit=-1)
+    with pytest.raises(NotationError):
+        play_samegame(Board.from_string("11"), clock="sundial")
+
+
+def test_read_samegame_set(tmp_path):
+    f = tmp_path / "set.txt"
+    f.write_text("# a comment\n\n# position 1\n112\n221\n\n# position 2\n11\n22\n")
+    boards = read_samegame_set(f)
+    assert [b.text() for b in boards] == ["112/221", "11/22"]
+    with pytest.raises(NotationError):
+        read_samegame_set(tmp_path / "missing.txt")
+
+
+@pytest.mark.skipif(not STANDARD_SET.is_file(), reason="the shared standard set is absent")
+def test_standard_set_shape():
+    boards = read_samegame_set()
+    assert len(boards) == 20
+    for b in boards:
+        assert (b.width, b.height, b.n_blocks) == (15, 15, 225)
+        assert set(b.color_counts()) == {0, 1, 2, 3, 4}
+
+
+def test_cli_play_json(capsys):
+    code, out, err = run_cli(capsys, "samegame", "play", "1211/2122/1122", "--json",
+                             "--max-playouts", "1000")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert set(obj) >= {"score", "cleared", "moves", "seconds", "blocks_left", "playouts",
+                        "exact", "seed"}
+    assert obj["score"] == score_sequence(Board.from_string("1211/2122/1122"), obj["moves"])
+    assert obj["cleared"] is True and obj["exact"] is True
+
+
+def test_cli_play_text_and_svg(capsys, tmp_path):
+    svg = tmp_path / "game.svg"
+    code, out, _ = run_cli(capsys, "samegame", "play", "1122/2211", "--svg", str(svg),
+                           "--time-limit", "5")
+    assert code == 0
+    assert "score: 1004 (cleared)" in out
+    assert svg.read_text().startswith("<svg")
+
+
+def test_cli_bench_json(capsys, tmp_path):
+    f = tmp_path / "set.txt"
+    f.write_text("# position 1\n1122\n\n# position 2\n112\n221\n\n# position 3\n12\n21\n")
+    code, out, err = run_cli(capsys, "samegame", "bench", str(f), "--json",
+                             "--max-playouts", "500", "--boards", "1-2")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert [b["board"] for b in obj["boards"]] == [1, 2]
+    assert [b["score"] for b in obj["boards"]] == [1000, 1]
+    assert obj["total"] == 1001 and obj["cleared"] == 1
+    assert "seconds" in obj and "no end penalty" in obj["scoring"]
+
+
+def test_cli_bench_two_jobs_match_one(capsys, tmp_path):
+    f = tmp_path / "set.txt"
+    f.write_text("# position 1\n1212\n2112\n1221\n\n# position 2\n112\n221\n")
+    runs = []
+    for jobs in ("1", "2"):
+        code, out, err = run_cli(capsys, "samegame", "bench", str(f), "--json", "--jobs", jobs,
+                                 "--max-playouts", "300", "--time-limit", "60")
+        assert code == 0, err
+        runs.append([(b["score"], b["moves"]) for b in json.loads(out)["boards"]])
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("args", [
+    ["samegame", "play", "12/1"],
+    ["samegame", "play", "1122", "--time-limit", "0"],
+    ["samegame", "play", "1122", "--max-playouts", "0"],
+    ["samegame", "bench", "--boards", "0-3"],
+    ["samegame", "bench", "--boards", "x"],
+    ["samegame", "bench", "/nonexistent/set.txt"],
+    ["samegame", "bench", "--jobs", "0"],
+])
+def test_cli_bad_input(capsys, args):
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2
+    assert err.startswith("error: ") and "Traceback" not in err
