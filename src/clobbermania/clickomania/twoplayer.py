@@ -56,14 +56,17 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import product
+
+import numpy as np
 
 from ..cgt import Game as CGTGame
 from ..cgt import nimber
 from ..clobber.impartial import mex, nim_sum
 from ..errors import ClobbermaniaError, NotationError
+from ._twoplayer_kernels import MODE_IMPARTIAL, MODE_PARTIZAN, k_encode, k_node
 from .rules import COLOR_CHARS, MAX_COLORS, Board
 
 __all__ = ["grundy_value", "partizan_value", "value_result", "TwoPlayerResult",
@@ -81,13 +84,9 @@ class TwoPlayerTimeout(ClobbermaniaError):
     """The value search ran out of its time limit (the values found so far stay cached)."""
 
 
-# --- the caches (keys: see the module docstring) -----------------------------------------
-_grundy: dict[Columns, int] = {}
-_values: dict[Columns, CGTGame] = {}
-# the same values keyed by the columns as met (a position reached again by another order
-# of clicks is found without computing its key); partizan ones in parity-owned colours
-_grundy_raw: dict[Columns, int] = {}
-_values_raw: dict[Columns, CGTGame] = {}
+# --- the caches: key bytes (see _twoplayer_kernels) -> value ---------------------------
+_grundy: dict[bytes, int] = {}
+_values: dict[bytes, CGTGame] = {}
 
 
 def clear_cache() -> None:
@@ -98,8 +97,6 @@ def clear_cache() -> None:
     """
     _grundy.clear()
     _values.clear()
-    _grundy_raw.clear()
-    _values_raw.clear()
 
 
 def cache_size() -> tuple[int, int]:
@@ -282,61 +279,95 @@ class _Search:
                                    f"after {self.nodes:,} positions")
 
 
-def _children(cols: Columns) -> Iterator[tuple[int, Columns]]:
-    """(colour, columns after the click) for every group of >= 2 blocks, by the reference
-    rules (:meth:`Board.click`)."""
-    b = Board(cols, max(len(c) for c in cols), len(cols))
-    for g in b.groups():
-        if g.size >= 2:
-            yield g.color, b.click(g.square).columns
+def _grid(cols: Columns) -> np.ndarray:
+    """The kernels' array of some columns (``grid[c, h]``, -1 empty)."""
+    grid = np.full((len(cols), max(len(c) for c in cols)), -1, dtype=np.int8)
+    for c, col in enumerate(cols):
+        grid[c, :len(col)] = col
+    return grid
+
+
+def _key(cols: Columns, mode: int) -> tuple[bytes, int]:
+    """(key bytes, sign) of some columns (partizan: colours already parity-owned)."""
+    if not cols:
+        return b"", 1
+    grid = _grid(cols)
+    out = np.empty(grid.size + grid.shape[0], dtype=np.int8)
+    n, sign = k_encode(grid, mode, out)
+    return out[:n].tobytes(), sign
+
+
+def _decode(key: bytes) -> Columns:
+    cols, cur = [], []
+    for x in key:
+        if x == 0:
+            cols.append(tuple(cur))
+            cur = []
+        else:
+            cur.append(x - 1)
+    return tuple(cols)
+
+
+def _grundy_key(key: bytes, s: _Search) -> int:
+    """The Grundy value of the board a key encodes."""
+    if not key:
+        return 0
+    g = _grundy.get(key)
+    if g is not None:
+        return g
+    s.tick()
+    split, m, keys, lens, _, _, _ = k_node(np.frombuffer(key, dtype=np.int8),
+                                           MODE_IMPARTIAL)
+    if split:
+        parts = _split(_decode(key))
+        assert parts is not None
+        g = nim_sum(_grundy_key(_key(p, MODE_IMPARTIAL)[0], s) for p in parts)
+    else:
+        raw, width = keys.tobytes(), keys.shape[1]
+        g = mex({_grundy_key(raw[i * width:i * width + n], s)
+                 for i, n in enumerate(lens.tolist()[:m])})
+    _grundy[key] = g
+    return g
+
+
+def _value_key(key: bytes, s: _Search) -> CGTGame:
+    """The partizan value of the board a key encodes (Left owns the even colours)."""
+    if not key:
+        return _ZERO
+    v = _values.get(key)
+    if v is not None:
+        return v
+    s.tick()
+    split, m, keys, lens, signs, colors, _ = k_node(np.frombuffer(key, dtype=np.int8),
+                                                    MODE_PARTIZAN)
+    if split:
+        parts = _split(_decode(key))
+        assert parts is not None
+        v = _ZERO
+        for p in parts:
+            k, sign = _key(p, MODE_PARTIZAN)
+            v = v + (_value_key(k, s) if sign > 0 else -_value_key(k, s))
+    else:
+        raw, width = keys.tobytes(), keys.shape[1]
+        left, right = [], []
+        for i, (n, sign, color) in enumerate(zip(lens.tolist()[:m], signs.tolist()[:m],
+                                                 colors.tolist(), strict=True)):
+            child = _value_key(raw[i * width:i * width + n], s)
+            (left if color % 2 == 0 else right).append(child if sign > 0 else -child)
+        v = CGTGame.from_options(left, right)
+    _values[key] = v
+    return v
 
 
 def _grundy_of(cols: Columns, s: _Search) -> int:
-    if not cols:
-        return 0
-    g = _grundy_raw.get(cols)
-    if g is not None:
-        return g
-    key = min(_relabel(o) for o in _orientations(cols))
-    g = _grundy.get(key)
-    if g is not None:
-        _grundy_raw[cols] = g
-        return g
-    s.tick()
-    parts = _split(key)
-    if parts is not None:
-        g = nim_sum(_grundy_of(p, s) for p in parts)
-    else:
-        g = mex({_grundy_of(child, s) for _, child in _children(key)})
-    _grundy[key] = _grundy_raw[cols] = g
-    return g
+    return _grundy_key(_key(cols, MODE_IMPARTIAL)[0], s)
 
 
 def _value_of(cols: Columns, s: _Search) -> CGTGame:
     """The partizan value of parity-owned columns (Left even, Right odd)."""
-    if not cols:
-        return _ZERO
-    v = _values_raw.get(cols)
-    if v is not None:
-        return v
-    key, sign = _partizan_key(cols)
-    v = _values.get(key)
-    if v is None:
-        s.tick()
-        parts = _split(key)
-        if parts is not None:
-            v = _ZERO
-            for p in parts:
-                v = v + _value_of(p, s)
-        else:
-            left, right = [], []
-            for color, child in _children(key):
-                (left if color % 2 == 0 else right).append(_value_of(child, s))
-            v = CGTGame.from_options(left, right)
-        _values[key] = v
-    v = v if sign > 0 else -v
-    _values_raw[cols] = v
-    return v
+    key, sign = _key(cols, MODE_PARTIZAN)
+    v = _value_key(key, s)
+    return v if sign > 0 else -v
 
 
 def _search(time_limit: float | None) -> _Search:
