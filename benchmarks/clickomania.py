@@ -177,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", choices=SECTIONS, help="Run one section.")
     args, rest = ap.parse_known_args(argv)
+    if rest and not args.only:
+        ap.error(f"options {' '.join(rest)} belong to one section: give --only SECTION")
     sections = [args.only] if args.only else list(SECTIONS)
     status = 0
     for sec in sections:

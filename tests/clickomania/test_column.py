@@ -124,6 +124,10 @@ def test_published_examples():
         assert is_solvable(s) and oracle(s) == len(s), s
     for s in ("121", "12213441", "1212"):
         assert not is_solvable(s) and oracle(s) < len(s), s
+    # runs that meet early: in 1 22 1 33 1 44 1, clicking 22 first joins the outer 1 to
+    # the second, which a plan must then treat as one group
+    for s in ("1221331441", "1223322113344311"):
+        check(s, "grammar")
 
 
 def test_two_colour_median_rule():
