@@ -59,7 +59,7 @@ _neg_memo: dict[int, int] = {}
 _canon_memo: dict[tuple[frozenset, frozenset], int] = {}   # raw option sets -> canonical id
 _birth: list[int] = []                                  # birthday, set when interned
 _kind: list[int] = []           # 1 a number, 2 another number-up-star, 0 any other game
-_stop_pairs: list[tuple[Fraction, Fraction]] = []       # (left stop, right stop), likewise
+_stop_pairs: list[tuple[Fraction, Fraction] | None] = []  # (left stop, right stop), lazily
 
 # Sums and comparisons recurse on the game tree (depth about the sum of the birthdays, a
 # few Python frames per level); the default limit of 1000 is too low for games born on
@@ -173,10 +173,15 @@ def _detect_nus(L: tuple[int, ...], R: tuple[int, ...]) -> Nus | None:
     """The nus tag of the canonical game {L | R}, or None (see the module docstring)."""
     if not L and not R:
         return (Fraction(0), 0, 0)
+    kind = _kind
+    for i in L:
+        if not kind[i]:
+            return None
+    for i in R:
+        if not kind[i]:
+            return None
     tl = [_nus[i] for i in L]
     tr = [_nus[i] for i in R]
-    if any(t is None for t in tl) or any(t is None for t in tr):
-        return None
     nl, nr = len(L), len(R)
     if nl == 1 and nr == 0:
         x, u, n = tl[0]
@@ -236,11 +241,7 @@ def _intern(L: Iterable[int], R: Iterable[int]) -> int:
     _nus.append(tag)
     _kind.append(0 if tag is None else 1 if tag[1] == 0 and tag[2] == 0 else 2)
     _birth.append(1 + max((_birth[x] for x in lt + rt), default=-1))
-    if tag is not None:
-        _stop_pairs.append((tag[0], tag[0]))
-    else:
-        _stop_pairs.append((max(_stop_pairs[x][1] for x in lt),
-                            min(_stop_pairs[x][0] for x in rt)))
+    _stop_pairs.append(None)      # found when first asked for (Fractions are slow)
     if _fast:
         _tab_push(g, lt, rt, tag)
     obj = object.__new__(Game)
@@ -572,8 +573,31 @@ def _birthday_of(g: int) -> int:
 
 
 def _stops_of(g: int) -> tuple[Fraction, Fraction]:
-    """(left stop, right stop)."""
-    return _stop_pairs[g]
+    """(left stop, right stop): x for a number-up-star x + u.^ + *n, else (the greatest
+    right stop of a left option, the least left stop of a right option) (Siegel II.3)."""
+    r = _stop_pairs[g]
+    if r is None:
+        # an explicit stack: the followers' stops first (a game may be born on day 1000)
+        todo = [g]
+        while todo:
+            x = todo[-1]
+            if _stop_pairs[x] is not None:
+                todo.pop()
+                continue
+            t = _nus[x]
+            if t is not None:
+                _stop_pairs[x] = (t[0], t[0])
+                todo.pop()
+                continue
+            missing = [y for y in _left[x] + _right[x] if _stop_pairs[y] is None]
+            if missing:
+                todo.extend(missing)
+                continue
+            _stop_pairs[x] = (max(_stop_pairs[y][1] for y in _left[x]),
+                              min(_stop_pairs[y][0] for y in _right[x]))
+            todo.pop()
+        r = _stop_pairs[g]
+    return r
 
 
 GameLike = Union["Game", int, Fraction, str]
