@@ -392,3 +392,50 @@ def test_graph_board_via_cli(capsys):
     p = Position.from_string("xoxoxo", parse_graph_spec("cycle:6"))
     assert code == 0 and (json.loads(out)["winner"] == "black") == brute_wins(p, BLACK)
 
+
+
+# -- the kernel's simplifications and reported move ---------------------------------------------
+
+def test_simplify_keeps_the_outcome_and_cancels_small_parts():
+    # * + * and ^ + v parts go; what is left has the outcome of the whole
+    rng = random.Random(29)
+    for _ in range(150):
+        p = random_position(rng, rng.randint(2, 4), rng.randint(2, 5), holes=0.45)
+        nbr = np.array(p.board.adjacency_masks, dtype=np.uint64)
+        b, w = K.simplify(np.uint64(p.black), np.uint64(p.white), nbr)
+        q = Position.from_masks(p.board, int(b), int(w))
+        for color in (BLACK, WHITE):
+            assert brute_wins(q, color) == brute_wins(p, color), (p.text(), q.text())
+    for text, left in (("xo.xo", ""), ("xo../...x/...o", ""), ("xxo.oox", ""),
+                       ("xox.o/....x", ""), ("xxo.xxo", "xxo.xxo"), ("xox", "xox")):
+        p = Position.from_string(text)
+        nbr = np.array(p.board.adjacency_masks, dtype=np.uint64)
+        b, w = K.simplify(np.uint64(p.black), np.uint64(p.white), nbr)
+        q = Position.from_masks(p.board, int(b), int(w))
+        assert q.stone_count() == len(left.replace(".", "").replace("/", "")), text
+    # on a graph board a triangle x, x, o is ^ (not *): it must not cancel a *
+    tri = Position.from_string("xxoxo", parse_graph_spec("tree:0,0,1,3"))  # a path, no triangle
+    assert tri.board.n == 5
+    board = parse_graph_spec("complete:3")
+    p = Position.from_string("xxo", board)
+    assert brute_wins(p, WHITE) is False          # ^: White moving first loses
+    nbr = np.array(board.adjacency_masks, dtype=np.uint64)
+    b, w = K.simplify(np.uint64(p.black), np.uint64(p.white), nbr)
+    assert (int(b), int(w)) == (p.black, p.white)
+
+
+def test_first_winning_move_reported_by_the_kernel_wins():
+    rng = random.Random(31)
+    checked = 0
+    while checked < 60:
+        p = random_position(rng, rng.randint(2, 4), rng.randint(2, 5), holes=0.25)
+        if p.stone_count() > 11:
+            continue
+        color = rng.choice((BLACK, WHITE))
+        r = solve_outcome(p, color, all_moves=False)
+        if r.winner == ("black" if color == BLACK else "white"):
+            assert len(r.winning_moves) == 1
+            mv = p.parse_move(r.winning_moves[0])
+            assert mv in p.moves(color)
+            assert not brute_wins(p.play(mv), opponent(color)), (p.text(), mv)
+            checked += 1

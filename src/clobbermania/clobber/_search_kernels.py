@@ -183,6 +183,72 @@ def symmetry_tables(perms) -> np.ndarray:
     return tab
 
 
+@njit(cache=True)
+def simplify(me, opp, nbr):
+    """:func:`strip_dead`, and then parts of two or three stones whose values cancel
+    removed (Albert, Grossman, Nowakowski, Wolfe 2005: a part's value depends on the part
+    alone, and a sum with a 0 sub-sum has the same outcome):
+
+    - ``*`` parts: two stones (one of each colour), or three where the lone stone of one
+      colour touches both others (Left's and Right's every move leaves a dead pair:
+      ``{0|0}``); ``* + * = 0``, so they go in pairs;
+    - ``^`` parts: three stones in a chain, two of one colour with the lone stone of the
+      other at an end (``xxo`` = ``{0|*}`` = ^ for the pair's owner, whatever the bend),
+      or in a triangle (graph boards); one ^ of each player cancels (^ + v = 0).
+    """
+    occ = me | opp
+    rem = occ
+    keep = U0
+    star = U0          # the stones of one unmatched * part
+    up_me = U0         # of one unmatched ^ for the owner of `me`
+    up_opp = U0
+    while rem:
+        seed = rem & (~rem + U1)
+        comp = _component(seed, occ, nbr)
+        rem &= ~comp
+        cm = comp & me
+        co = comp & opp
+        if cm == U0 or co == U0:
+            continue
+        c = _popcount(comp)
+        if c == 2:
+            if star == U0:
+                star = comp
+            else:
+                star = U0
+            continue
+        if c == 3:
+            lone = cm if _popcount(cm) == 1 else co
+            pair = comp & ~lone
+            # the lone stone touches both and the pair does not touch (a triangle, on a
+            # graph board, is ^ like a chain: Right's take leaves an adjacent pair, *)
+            if nbr[_lowbit_index(lone)] & pair == pair and \
+                    nbr[_lowbit_index(pair)] & pair == U0:
+                if star == U0:
+                    star = comp
+                else:
+                    star = U0
+                continue
+            if lone == co:     # two of `me` and one of `opp`: ^ for `me`
+                if up_opp != U0:
+                    up_opp = U0
+                elif up_me == U0:
+                    up_me = comp
+                else:
+                    keep |= comp
+                continue
+            if up_me != U0:
+                up_me = U0
+            elif up_opp == U0:
+                up_opp = comp
+            else:
+                keep |= comp
+            continue
+        keep |= comp
+    keep |= star | up_me | up_opp
+    return me & keep, opp & keep
+
+
 @njit(cache=True, inline="always")
 def _transform(x, tab, k):
     out = U0
@@ -284,9 +350,11 @@ def tt_store(tkey1, tkey2, tval, twork, a, b, val, work):
 
 
 @njit(cache=True)
-def _order(me, opp, nbr, src, dst, keys, n):
-    """Order the n moves (best first: fewest replies for the opponent, then most moves for
-    us); returns (order, True) when a move leaves the opponent without a move."""
+def _order(me, opp, nbr, src, dst, keys, order, n):
+    """Write the n moves' search order into ``order`` (best first: fewest replies for the
+    opponent, then most moves for us; an insertion sort in place, as n is small and a
+    node must not allocate); return the index of a move leaving the opponent without a
+    move, else -1."""
     for i in range(n):
         s = U1 << np.uint64(src[i])
         d = U1 << np.uint64(dst[i])
@@ -294,25 +362,44 @@ def _order(me, opp, nbr, src, dst, keys, n):
         nopp = opp & ~d
         om = count_moves(nopp, nme, nbr)
         if om == 0:
-            order = np.zeros(1, dtype=np.int64)
-            order[0] = i
-            return order, True
-        keys[i] = om * 64 - count_moves(nme, nopp, nbr)
-    return np.argsort(keys[:n]), False
+            return i
+        k = om * 64 - count_moves(nme, nopp, nbr)
+        keys[i] = k
+        # insert i among the sorted order[0:i] (stable: equal keys keep square order)
+        j = i
+        while j > 0 and keys[order[j - 1]] > k:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return -1
+
+
+@njit(cache=True)
+def tt_rehash(k1, k2, val, work, n1, n2, nval, nwork):
+    """Store every entry of the table (k1, k2, val, work) into the empty larger table
+    (n1, n2, nval, nwork), by the usual replacement rule."""
+    for i in range(val.shape[0]):
+        if val[i] != 0:
+            tt_store(n1, n2, nval, nwork, k1[i], k2[i], val[i], work[i])
 
 
 @njit(cache=True)
 def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limit):
     """WIN / LOSS for the owner of ``me`` to move, or ABORT once ``stats[0]`` (nodes, kept
-    across calls) exceeds ``limit``; ``stats[1]`` counts table hits. The table (tkey1,
+    across calls) exceeds ``limit``; ``stats[1]`` counts table hits; on a WIN found by
+    search (not read from the table) ``stats[2]``, ``stats[3]`` are set to the square
+    and target of the winning first move (else -1; ``stats`` holds 4 counters). The table (tkey1,
     tkey2, tval, twork; size a power of two) is kept across calls, so a search resumed
     after ABORT redoes little. An explicit stack (numba's cache cannot hold recursive
     functions): level L holds a node, its moves in search order and the next one to try."""
     depth = _popcount(me | opp) + 2
-    srcbuf = np.zeros((depth, MAXM), dtype=np.int64)
-    dstbuf = np.zeros((depth, MAXM), dtype=np.int64)
-    keybuf = np.zeros((depth, MAXM), dtype=np.int64)
-    ordbuf = np.zeros((depth, MAXM), dtype=np.int64)
+    stats[2] = -1
+    stats[3] = -1
+    # move buffers are always written before they are read: no zeroing
+    srcbuf = np.empty((depth, MAXM), dtype=np.int64)
+    dstbuf = np.empty((depth, MAXM), dtype=np.int64)
+    keybuf = np.empty((depth, MAXM), dtype=np.int64)
+    ordbuf = np.empty((depth, MAXM), dtype=np.int64)
     nmov = np.zeros(depth, dtype=np.int64)
     idx = np.zeros(depth, dtype=np.int64)
     smes = np.zeros(depth, dtype=np.uint64)
@@ -330,7 +417,7 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
             stats[0] += 1
             if stats[0] > limit:
                 return ABORT
-            cme, copp = strip_dead(cme, copp, nbr)
+            cme, copp = simplify(cme, copp, nbr)
             if cme == U0:
                 result = LOSS
                 entering = False
@@ -348,14 +435,16 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
                         result = LOSS
                         entering = False
                     else:
-                        order, immediate = _order(cme, copp, nbr, srcbuf[level],
-                                                  dstbuf[level], keybuf[level], n)
-                        if immediate:
+                        immediate = _order(cme, copp, nbr, srcbuf[level], dstbuf[level],
+                                           keybuf[level], ordbuf[level], n)
+                        if immediate >= 0:
                             tt_store(tkey1, tkey2, tval, twork, a, b, WIN, 1)
                             result = WIN
                             entering = False
+                            if level == 0:
+                                stats[2] = srcbuf[0, immediate]
+                                stats[3] = dstbuf[0, immediate]
                         else:
-                            ordbuf[level, :n] = order
                             nmov[level] = n
                             idx[level] = 0
                             smes[level] = cme
@@ -380,6 +469,10 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
         work = stats[0] - start[level] + 1
         if result == LOSS:  # the child loses: the parent wins
             tt_store(tkey1, tkey2, tval, twork, ka[level], kb[level], WIN, work)
+            if level == 0:
+                i = ordbuf[0, idx[0]]
+                stats[2] = srcbuf[0, i]
+                stats[3] = dstbuf[0, i]
             result = WIN
             continue
         idx[level] += 1

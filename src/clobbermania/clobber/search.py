@@ -69,6 +69,7 @@ ROW_MEMO_LIMIT = 3_000_000
 #: The bitboard kernels take at most this many live stones.
 MAX_STONES = 64
 _MAX_TT_BITS = 22  # 4M entries of 25 bytes
+_FIRST_TT_BITS = 14  # the table's first size (grown as the search needs)
 
 
 def _color(first: int | str) -> int:
@@ -133,28 +134,56 @@ def _symmetry_tables(board: Board) -> np.ndarray:
     return tab
 
 
-class _Engine:
-    """The numba proof search on one board (<= 64 squares), with its table."""
+_BOARD_ARRAYS: dict[Board, tuple[np.ndarray, np.ndarray]] = {}
 
-    def __init__(self, board: Board, tt_bits: int | None = None, stones: int = 64) -> None:
+
+def _board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """(neighbour masks, symmetry tables) of a board, checked and built once per board:
+    on small starts these Python set-up costs rival the search itself."""
+    arrs = _BOARD_ARRAYS.get(board)
+    if arrs is None:
         if board.n > MAX_STONES:
             raise UnsupportedError(f"the bitboard search takes at most {MAX_STONES} squares, "
                                    f"not {board.n}")
         _check_edges(board)
+        arrs = _BOARD_ARRAYS[board] = (np.array(board.adjacency_masks, dtype=np.uint64),
+                                       _symmetry_tables(board))
+    return arrs
+
+
+class _Engine:
+    """The numba proof search on one board (<= 64 squares), with its table.
+
+    The table starts small (zeroing and touching a large one costs more than a small
+    search: 25 MB for 2^20 entries) and is rehashed into one four times larger whenever
+    the search has visited more nodes than it has entries, up to 2^22 entries."""
+
+    def __init__(self, board: Board, tt_bits: int | None = None, stones: int = 64) -> None:
         self.board = board
-        self.nbr = np.array(board.adjacency_masks, dtype=np.uint64)
-        self.syms = _symmetry_tables(board)
+        self.nbr, self.syms = _board_arrays(board)
         self.cols = board.cols if board.is_grid else 0
         self.row0 = np.uint64((1 << self.cols) - 1 if self.cols else 0)
-        if tt_bits is None:
-            # a table to the measure of the position: zeroing and touching a big one costs
-            # more than a small search (4M entries, 100 MB, from 18 stones on)
-            tt_bits = min(_MAX_TT_BITS, max(12, stones + 4))
-        size = 1 << tt_bits
-        self.tt = (np.zeros(size, np.uint64), np.zeros(size, np.uint64),
-                   np.zeros(size, np.int8), np.zeros(size, np.int64))
-        self.stats = np.zeros(2, np.int64)
-        self.chunk = 200_000
+        self.max_bits = _MAX_TT_BITS if tt_bits is None else tt_bits
+        bits = min(self.max_bits, _FIRST_TT_BITS) if tt_bits is None else tt_bits
+        self.tt = self._table(bits)
+        self.stats = np.zeros(4, np.int64)   # nodes, hits, winning move (src, dst)
+        self.chunk = 1 << bits
+        self.move: tuple[int, int] | None = None  # the last win's first move, when known
+
+    @staticmethod
+    def _table(bits: int) -> tuple[np.ndarray, ...]:
+        size = 1 << bits
+        return (np.zeros(size, np.uint64), np.zeros(size, np.uint64),
+                np.zeros(size, np.int8), np.zeros(size, np.int64))
+
+    def _grow(self) -> None:
+        size = self.tt[2].shape[0]
+        bits = size.bit_length() - 1
+        if bits >= self.max_bits or int(self.stats[0]) < size:
+            return
+        new = self._table(min(self.max_bits, bits + 2))
+        K.tt_rehash(*self.tt, *new)
+        self.tt = new
 
     def wins(self, me: int, opp: int, budget: _Budget) -> bool:
         """Whether the owner of ``me`` wins moving first; _OutOfTime when the budget ends."""
@@ -168,6 +197,8 @@ class _Engine:
                         self.row0, *self.tt, self.stats, limit)
             budget.nodes += int(self.stats[0]) - before
             if r != K.ABORT:
+                self.move = (int(self.stats[2]), int(self.stats[3])) \
+                    if r == K.WIN and self.stats[2] >= 0 else None
                 return r == K.WIN
             # aim at about 0.2 s between looks at the clock
             dt = time.perf_counter() - t
@@ -177,6 +208,7 @@ class _Engine:
                 self.chunk = max(self.chunk // 2, 10_000)
             if budget.expired():
                 raise _OutOfTime
+            self._grow()
 
 
 def _check_edges(board: Board) -> None:
@@ -196,9 +228,7 @@ def _engine_for(board: Board, stones: int) -> _Engine:
     """The engine of the last call when it was on the same board (its table entries hold
     for any position of that board: an MCGS case asks B and W of one sum, and W on
     (xo)^n is B on its mirror image), else a new one."""
-    bits = min(_MAX_TT_BITS, max(12, stones + 4))
-    if _LAST_ENGINE and _LAST_ENGINE[0].board == board and \
-            _LAST_ENGINE[0].tt[2].shape[0] >= 1 << bits:
+    if _LAST_ENGINE and _LAST_ENGINE[0].board == board:
         return _LAST_ENGINE[0]
     engine = _Engine(board, stones=stones)
     _LAST_ENGINE[:] = [engine]
@@ -526,35 +556,54 @@ def solve_outcome(position: Position, first: int | str, time_limit: float | None
     """
     color = _color(first)
     budget = _Budget(time_limit, node_limit)
-    parts = _live_parts(position)
-    stones = sum(len(p) for p in parts)
-    long_rows = stones > ROW_KERNEL_STONES and \
-        all(_in_a_line(position.board, p) for p in parts)
-    if stones > MAX_STONES or long_rows:
-        r = solve_sum([position], color, time_limit=time_limit, node_limit=node_limit)
-        if r.winner == COLOR_NAMES[color] and all_moves:
-            moves = _winning_moves_by_sum(position, color, budget, time_limit, node_limit)
-            return SolveResult(r.winner, r.first, moves, r.exact, r.nodes, r.seconds,
-                               r.proof, r.board)
-        return r
-    packed = _pack([position], [(0, p) for p in parts])
-    engine = _engine_for(packed.board, stones)
-    to_packed = {orig[1]: v for v, orig in enumerate(packed.origin)}
+    board = position.board
+    stones = position.stone_count()
+    parts = None
+    if board.n > MAX_STONES or stones > ROW_KERNEL_STONES:
+        parts = _live_parts(position)
+        stones = sum(len(p) for p in parts)
+        long_rows = stones > ROW_KERNEL_STONES and all(_in_a_line(board, p) for p in parts)
+        if stones > MAX_STONES or long_rows:
+            r = solve_sum([position], color, time_limit=time_limit, node_limit=node_limit)
+            if r.winner == COLOR_NAMES[color] and all_moves:
+                moves = _winning_moves_by_sum(position, color, budget, time_limit, node_limit)
+                return SolveResult(r.winner, r.first, moves, r.exact, r.nodes, r.seconds,
+                                   r.proof, r.board)
+            return r
+    if board.n <= MAX_STONES:
+        # the position's own board: the kernel drops the dead parts itself, and squares
+        # are their own indices (no Python set-up beyond the masks)
+        engine = _engine_for(board, stones)
+        to_packed = None
+        me, opp = _masks(position.black, position.white, color)
+    else:
+        packed = _pack([position], [(0, p) for p in parts])
+        engine = _engine_for(packed.board, stones)
+        to_packed = {orig[1]: v for v, orig in enumerate(packed.origin)}
+        me, opp = _masks(packed.black, packed.white, color)
     other = opponent(color)
-    me, opp = _masks(packed.black, packed.white, color)
     winner: int | None = None
     found: list[str] = []
     exact = False
     try:
         winner = color if engine.wins(me, opp, budget) else other
-        for mv in position.moves(color):
+        if winner == color and not all_moves and engine.move is not None:
+            # the kernel names the move that won the root: no second search
+            s, d = engine.move
+            if to_packed is not None:
+                s, d = packed.origin[s][1], packed.origin[d][1]
+            found.append(Move(s, d).to_str(board))
+        for mv in position.moves(color) if all_moves or not found else ():
             if winner != color and not all_moves:
                 break
             if winner == color and not all_moves and found:
                 break
-            s, d = to_packed.get(mv.src), to_packed.get(mv.dst)
-            if s is None or d is None:  # a move inside a part we dropped: impossible
-                continue  # pragma: no cover - dead parts have no moves
+            if to_packed is None:
+                s, d = mv.src, mv.dst
+            else:
+                s, d = to_packed.get(mv.src), to_packed.get(mv.dst)
+                if s is None or d is None:  # a move inside a part we dropped: impossible
+                    continue  # pragma: no cover - dead parts have no moves
             nme = (me & ~(1 << s)) | (1 << d)
             nopp = opp & ~(1 << d)
             if winner == color and not engine.wins(nopp, nme, budget):
