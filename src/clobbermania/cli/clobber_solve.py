@@ -3,6 +3,7 @@ Clobber outcomes, move counts, a game against the computer, and the MCGS test su
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
@@ -122,6 +123,19 @@ def play_cmd(board, graph, first, human_color, time_limit) -> None:
                      lambda p: choose_move(p, computer, time_limit=time_limit), human)
 
 
+_RECORDED = re.compile(r"/\*\s*([0-9.]+)\s*ms\s*\*/")
+
+
+def recorded_seconds(text: str) -> float:
+    """The total of the solving times recorded in an MCGS file's comments (``/* 17.02 ms
+    */`` before a case), in seconds; 0 when the file records none.
+
+    >>> recorded_seconds("/* 17.5 ms */ XO {B win} /* 2.5 ms */ XO {W win}")
+    0.02
+    """
+    return sum(float(x) for x in _RECORDED.findall(text)) / 1000
+
+
 @click.command("run")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--time-limit", type=float, metavar="S",
@@ -130,7 +144,9 @@ def play_cmd(board, graph, first, human_color, time_limit) -> None:
 def mcgs_run_cmd(files, time_limit, as_json) -> None:
     """Run every case of MCGS `.test` FILES (or of every *.test in a directory).
 
-    Exit status 1 when a case fails (a timeout is not a failure).
+    Prints each file's counts and our time next to the total time recorded in the file's
+    comments (MCGS's, or the tool named there). Exit status 1 when a case fails (a
+    timeout is not a failure).
 
     \b
     Examples:
@@ -150,27 +166,47 @@ def mcgs_run_cmd(files, time_limit, as_json) -> None:
             paths.append(p)
         else:
             raise NotationError(f"no such file or directory: {f}")
-    cases = [c for p in paths for c in parse_test_file(p)]
+    per_file = [(p, parse_test_file(p)) for p in paths]   # every file parsed before a run
     results = []
-    for c in cases:
-        r = run_case(c, time_limit=time_limit)
-        results.append(r)
-        if not as_json and r.status != "pass":
-            click.echo(f"{r.status.upper()} {c.where()}: {c.board[:60]} expected "
-                       f"{', '.join(e.text() for e in c.expectations)}; found "
-                       f"{', '.join(r.found)} ({r.seconds:.2f} s)")
+    summaries = []
+    for p, cases in per_file:
+        f0 = time.perf_counter()
+        mine = []
+        for c in cases:
+            r = run_case(c, time_limit=time_limit)
+            mine.append(r)
+            if not as_json and r.status != "pass":
+                click.echo(f"{r.status.upper()} {c.where()}: {c.board[:60]} expected "
+                           f"{', '.join(e.text() for e in c.expectations)}; found "
+                           f"{', '.join(r.found)} ({r.seconds:.2f} s)")
+        results.extend(mine)
+        count = {s: sum(1 for r in mine if r.status == s) for s in ("pass", "fail", "timeout")}
+        rec = recorded_seconds(p.read_text(encoding="utf-8"))
+        summaries.append({"file": p.name, "passed": count["pass"], "failed": count["fail"],
+                          "timeouts": count["timeout"],
+                          "seconds": round(time.perf_counter() - f0, 6),
+                          "recorded_seconds": round(rec, 6) if rec else None})
+        if not as_json and len(per_file) > 1:
+            s = summaries[-1]
+            extra = f"; recorded {rec:.2f} s" if rec else ""
+            click.echo(f"{p.name}: {s['passed']} passed, {s['failed']} failed, "
+                       f"{s['timeouts']} timed out; {s['seconds']:.2f} s{extra}")
     count = {s: sum(1 for r in results if r.status == s) for s in ("pass", "fail", "timeout")}
     seconds = time.perf_counter() - t0
+    recorded = sum(s["recorded_seconds"] or 0 for s in summaries)
     if as_json:
         emit_json({"passed": count["pass"], "failed": count["fail"],
-                   "timeouts": count["timeout"],
-                   "cases": [r.to_dict() for r in results], "seconds": round(seconds, 6)})
+                   "timeouts": count["timeout"], "files": summaries,
+                   "cases": [r.to_dict() for r in results], "seconds": round(seconds, 6),
+                   "recorded_seconds": round(recorded, 6)})
     else:
+        extra = (f" (the files record {recorded:.2f} s for their timed cases)"
+                 if recorded else "")
         click.echo(f"{len(results)} cases in {len(paths)} files: {count['pass']} passed, "
                    f"{count['fail']} failed, {count['timeout']} timed out; "
-                   f"seconds: {seconds:.2f}")
+                   f"seconds: {seconds:.2f}{extra}")
     if count["fail"]:
         sys.exit(1)
 
 
-__all__ = ["solve_cmd", "perft_cmd", "play_cmd", "mcgs_run_cmd"]
+__all__ = ["solve_cmd", "perft_cmd", "play_cmd", "mcgs_run_cmd", "recorded_seconds"]
