@@ -85,6 +85,15 @@ def test_cancellation_and_negatives():
     up = search._value_id("xxo")
     down = search._value_id("xoo")
     assert search.normalize(["xoxoxo"], [up, down]) == (("xoxoxo",), ())
+    # a component equal to its own negative cancels a copy of itself: (xo)^5 + (xo)^5 = 0
+    row = canonical_row("xo" * 5)
+    assert negative_row(row) == row
+    assert search.normalize([row, row, row], []) == ((row,), ())
+    star = search._value_id("xo")
+    assert search.normalize([], [star, star]) == ((), ())
+    for color in ("black", "white"):
+        assert not search.wins_first(["xo" * 5, "ox" * 5], color)
+        assert search.wins_first(["xo" * 5] * 3, color)
 
 
 def test_xo_rows_first_player_wins_except_n_3():

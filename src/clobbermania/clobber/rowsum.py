@@ -38,6 +38,7 @@ False
 from __future__ import annotations
 
 import time
+from bisect import bisect_left, insort
 
 from ..cgt import Game
 from ..errors import ClobbermaniaError
@@ -118,6 +119,9 @@ class RowSumSearch:
         self.nus_sum: dict[tuple[int, int], int] = {}
         self.le: dict[tuple[int, int], bool] = {}
         self.sums: dict[tuple[int, ...], int] = {}
+        self.neg_rows: dict[str, str] = {}
+        self.neg_opts: dict[str, list[tuple[tuple[str, ...], tuple[int, ...]]]] = {}
+        self.mob: dict[str, int] = {}
         self.nodes = 0
         self.deadline: float | None = None
         self.node_limit: int | None = None
@@ -209,69 +213,81 @@ class RowSumSearch:
         return opts
 
     # -- sums -------------------------------------------------------------------------------
-    def normalize(self, bigs: list[str], games: list[int]
-                  ) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """The simplified sum (module docstring): nus values added into one, zeros dropped,
-        negative pairs cancelled, both lists sorted."""
+    # A sum is kept normalized: two sorted tuples (long rows, value ids), at most one value
+    # of the form number + ups + nimber, no 0, no component beside its negative (a
+    # component equal to its own negative, like * or (xo)^n, cancels a copy of itself).
+    # Children are built from the parent by removing one component and adding the parts
+    # of its option one by one, so only the added parts need checking.
+
+    def _add_game(self, lst: list[int], g: int) -> None:
+        """Add the value ``g`` to the sorted normalized list ``lst`` (in place)."""
         zero = ZERO.id
-        nus = zero
-        rest: list[int] = []
+        if g == zero:
+            return
         isnus = self.nus
-        for g in games:
-            if isnus[g]:
-                if nus == zero:
-                    nus = g
-                else:
-                    a, b = (nus, g) if nus < g else (g, nus)
+        if isnus[g]:
+            for j, h in enumerate(lst):
+                if isnus[h]:
+                    a, b = (h, g) if h < g else (g, h)
                     s = self.nus_sum.get((a, b))
                     if s is None:
                         s = self.nus_sum[(a, b)] = self._intern(self.obj[a] + self.obj[b])
-                    nus = s
-            else:
-                rest.append(g)
-        if nus != zero:
-            rest.append(nus)
-        if len(rest) > 1:
-            rest.sort()
-            pool: dict[int, int] = {}
-            for g in rest:
-                pool[g] = pool.get(g, 0) + 1
-            out = []
-            for g in rest:
-                if pool[g] == 0:
-                    continue
-                n = self._neg(g)
-                if n != g and pool.get(n, 0) > 0:
-                    pool[n] -= 1
-                    pool[g] -= 1
-                    continue
-                pool[g] -= 1
-                out.append(g)
-            rest = out
-        if len(bigs) > 1:
-            bigs = sorted(bigs)
-            pool_b: dict[str, int] = {}
-            for s in bigs:
-                pool_b[s] = pool_b.get(s, 0) + 1
-            out_b: list[str] = []
-            for s in bigs:
-                if pool_b[s] == 0:
-                    continue
-                n = negative_row(s)
-                if n != s and pool_b.get(n, 0) > 0:
-                    pool_b[n] -= 1
-                    pool_b[s] -= 1
-                    continue
-                pool_b[s] -= 1
-                out_b.append(s)
-            bigs = out_b
-        return tuple(bigs), tuple(rest)
+                    del lst[j]
+                    if s != zero:
+                        insort(lst, s)
+                    return
+            insort(lst, g)
+            return
+        n = self._neg(g)
+        j = bisect_left(lst, n)
+        if j < len(lst) and lst[j] == n:
+            del lst[j]
+            return
+        insort(lst, g)
+
+    @staticmethod
+    def _add_big(lst: list[str], s: str) -> None:
+        """Add the long row ``s`` (canonical) to the sorted normalized list ``lst``."""
+        n = negative_row(s)
+        j = bisect_left(lst, n)
+        if j < len(lst) and lst[j] == n:
+            del lst[j]
+            return
+        insort(lst, s)
+
+    def normalize(self, bigs: list[str], games: list[int]
+                  ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The simplified sum of the rows ``bigs`` (canonical strings) and the values
+        ``games`` (ids): see the comment above."""
+        lb: list[str] = []
+        lg: list[int] = []
+        for s in bigs:
+            self._add_big(lb, s)
+        for g in games:
+            self._add_game(lg, g)
+        return tuple(lb), tuple(lg)
 
     def negate(self, bigs: tuple[str, ...], games: tuple[int, ...]
                ) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """-S for a normalized sum S (still normalized)."""
-        return (tuple(sorted(negative_row(s) for s in bigs)),
-                tuple(sorted(self._neg(g) for g in games)))
+        neg = self._neg
+        return (tuple(sorted([self._neg_row(s) for s in bigs])),
+                tuple(sorted([neg(g) for g in games])))
+
+    def _neg_row(self, s: str) -> str:
+        n = self.neg_rows.get(s)
+        if n is None:
+            n = self.neg_rows[s] = negative_row(s)
+        return n
+
+    def _neg_left_options(self, s: str) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """Left's options of the row ``s``, each negated (parts of -S^L)."""
+        opts = self.neg_opts.get(s)
+        if opts is None:
+            opts = [(tuple(self._neg_row(x) for x in ob), tuple(self._neg(g) for g in og))
+                    for ob, og in self._left_options(s)]
+            self.neg_opts[s] = opts
+        return opts
 
     def _terminal(self, bigs: tuple[str, ...], games: tuple[int, ...]) -> bool | None:
         """Left-first outcome of a sum without long rows and with at most two values, by
@@ -297,23 +313,47 @@ class RowSumSearch:
         return s
 
     def _children(self, bigs: tuple[str, ...], games: tuple[int, ...]):
-        """Every Left option, normalized and negated (so Left is again to move)."""
+        """Every Left option S^L, as -S^L normalized (so Left is again to move)."""
+        nb = sorted([self._neg_row(s) for s in bigs])
+        ng = sorted([self._neg(g) for g in games])
+        tnb = tuple(nb)
         for i, s in enumerate(bigs):
             if i and bigs[i - 1] == s:
                 continue
-            rest = list(bigs[:i] + bigs[i + 1:])
-            for ob, og in self._left_options(s):
-                yield self.negate(*self.normalize(rest + list(ob), list(games) + list(og)))
+            base = nb[:]
+            base.remove(self._neg_row(s))
+            for ob, og in self._neg_left_options(s):
+                cb = base[:]
+                for x in ob:
+                    self._add_big(cb, x)
+                if og:
+                    cg = ng[:]
+                    for y in og:
+                        self._add_game(cg, y)
+                    yield tuple(cb), tuple(cg)
+                else:
+                    yield tuple(cb), tuple(ng)
+        neg = self._neg
         for i, g in enumerate(games):
             if i and games[i - 1] == g:
                 continue
-            rest_g = list(games[:i] + games[i + 1:])
+            base_g = ng[:]
+            base_g.remove(neg(g))
             for gl in self._left_game_options(g):
-                yield self.negate(*self.normalize(list(bigs), rest_g + [gl]))
+                cg = base_g[:]
+                self._add_game(cg, neg(gl))
+                yield tnb, tuple(cg)
 
     def _mobility(self, bigs: tuple[str, ...], games: tuple[int, ...]) -> int:
-        return sum(len(self._left_options(s)) for s in bigs) + \
-            sum(len(self._left_game_options(g)) for g in games)
+        m = 0
+        for s in bigs:
+            k = self.mob.get(s)
+            if k is None:
+                k = self.mob[s] = len(self._left_options(s))
+            m += k
+        for g in games:
+            m += len(self._left_game_options(g))
+        return m
 
     def wins(self, bigs: tuple[str, ...], games: tuple[int, ...]) -> bool:
         """Whether Left (x) moving first wins the normalized sum (bigs, games)."""
