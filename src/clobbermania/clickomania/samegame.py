@@ -26,9 +26,10 @@ Everything is deterministic given the seed: the random numbers are the search's 
 (``max_playouts`` stops it at an exact, machine-independent point).
 
 >>> from clobbermania.clickomania.rules import Board
->>> r = play_samegame(Board.from_string("1212/2121/1122"), max_playouts=200, seed=1)
->>> r.score, r.cleared, r.score == score_sequence(Board.from_string("1212/2121/1122"), r.moves)
-(1000, True, True)
+>>> board = Board.from_string("1221/2112/1122")
+>>> r = play_samegame(board, max_playouts=200, seed=1)
+>>> r.score, r.cleared, r.exact, r.score == score_sequence(board, r.moves)
+(1020, True, True, True)
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import NotationError
+from ._kernels import k_click
 from ._samegame_kernels import k_beam_level, k_playout_scores
 from .rules import Board, read_boards, score_sequence, to_grid
 
@@ -54,6 +56,11 @@ PUBLISHED_TOTALS = {"SP-MCTS (Schadd et al. 2012)": 78012,
 
 #: The playout policy of the search: 2 = two tabu colours (see _samegame_kernels.k_playout).
 POLICY = 2
+#: The share of the time limit spent on beams from the root; the rest improves the best
+#: game from its end backwards.
+ROOT_SHARE = 0.5
+#: Clicks between the starting points of the backward improvement beams.
+REFINE_STEP = 6
 #: The first beam width; each later beam doubles it.
 FIRST_WIDTH = 16
 #: The widest beam (memory: about 1 KB a board, 40 children a board).
@@ -125,8 +132,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     (:func:`rules.score_sequence`), not the search's own count.
 
     >>> r = play_samegame(Board.from_string("112/221/112"), max_playouts=100)
-    >>> r.score, r.moves
-    (1001, ('a1', 'c3', 'a3'))
+    >>> r.score, r.moves, r.exact
+    (1009, ('a2', 'a3', 'a3'), True)
     """
     if time_limit is None and max_playouts is None:
         raise NotationError("play_samegame needs a time limit or a playout limit")
@@ -156,44 +163,84 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         return ((time_limit is not None and used() >= time_limit)
                 or (max_playouts is not None and counters[0] >= max_playouts))
 
-    width = first_width
-    run = 0
     exhaustive = False
-    while True:
-        widths.append(width)
+    stop = [False]
+    complete = [False]  # the last beam ended without dropping any child
+
+    def share_used() -> float:
+        a = used() / time_limit if time_limit is not None else 0.0
+        b = counters[0] / max_playouts if max_playouts is not None else 0.0
+        return max(a, b)
+
+    def beam(start: np.ndarray, prefix_score: int, width: int, run: int,
+             cont: np.ndarray, value: int) -> tuple[int, np.ndarray | None]:
+        """One beam from ``start`` (reached with ``prefix_score``), its root following
+        ``cont`` worth ``value``: (best total, its clicks from ``start``), or (value, None)
+        when nothing better was found."""
         state = _seed_state(seed, run)
         cur = _beam_arrays(width, W, H, L)
         nxt = _beam_arrays(width, W, H, L)
-        cur[0][0] = grid
-        # the root carries the best game found by earlier beams: the new beam follows it
-        if best[0] >= 0:
-            cur[3][0, :best[1]] = best_path[:best[1]]
-            cur[4][0] = best[1]
-            cur[5][0] = best[0]
-        else:
-            cur[5][0] = -1
+        cur[0][0] = start
+        cur[1][0] = prefix_score
+        cur[3][0, :len(cont)] = cont
+        cur[4][0] = len(cont)
+        cur[5][0] = value
+        found = np.array([value, -1], dtype=np.int64)
+        path = np.zeros(L, dtype=np.int16)
         nb, level = 1, 0
-        stopped = False
         counters[1] = 0
         while nb:
-            nb = k_beam_level(*cur, nb, level, width, POLICY, state, zobrist, *nxt, best,
-                              best_path, counters)
+            nb = k_beam_level(*cur, nb, level, width, POLICY, state, zobrist, *nxt, found,
+                              path, counters)
             cur, nxt = nxt, cur
             level += 1
             if progress is not None:
-                progress({"score": int(best[0]), "width": width, "level": level,
-                          "playouts": int(counters[0]), "seconds": used()})
+                progress({"score": int(max(found[0], value)), "width": width,
+                          "level": level, "playouts": int(counters[0]), "seconds": used()})
             if out_of_budget():
-                stopped = True
+                stop[0] = True
                 break
-        if stopped or out_of_budget():
-            break
-        if counters[1] == 0:  # nothing was dropped: every board was searched
-            exhaustive = True
-            break
-        # a finished beam of the widest width is repeated with a new seed
-        width = min(2 * width, max_width)
+        complete[0] = not stop[0] and counters[1] == 0
+        if found[1] < 0:
+            return value, None
+        return int(found[0]), path[:found[1]].copy()
+
+    line = np.zeros(0, dtype=np.int16)  # the best game found (clicks from the root)
+    value = -1
+    width = first_width
+    run = 0
+    while not stop[0] and not exhaustive:
+        widths.append(width)
+        v, p = beam(grid, 0, width, run, line, value)
         run += 1
+        if p is not None:
+            value, line = v, p
+        # nothing was dropped: every reachable board was searched, the game is optimal
+        exhaustive = bool(complete[0])
+        if share_used() >= ROOT_SHARE:
+            break
+        width = min(2 * width, max_width)
+    # then improve the best game from its end backwards: a beam from the board after the
+    # first k clicks of the line, for k = n - STEP, n - 2 STEP, ..., 0, and again wider
+    ref_width = min(first_width * 4, max_width)
+    n_refine = 0
+    while not stop[0] and not exhaustive:
+        for k in [*range(len(line) - REFINE_STEP, 0, -REFINE_STEP), 0]:
+            if stop[0]:
+                break
+            g = grid.copy()
+            prefix = 0
+            for x in line[:k]:
+                n = k_click(g, int(x) // H, int(x) % H)
+                prefix += (n - 2) * (n - 2)
+            v, p = beam(g, prefix, ref_width, run, line[k:], value)
+            run += 1
+            n_refine += 1
+            if p is not None:
+                value, line = v, np.concatenate([line[:k], p])
+        ref_width = min(2 * ref_width, max_width)
+    best[0], best[1] = value, len(line)
+    best_path[:len(line)] = line
     if best[0] < 0:  # the root had no move at all
         best[0], best[1] = score_sequence(board, []), 0
     moves = tuple(board_square_names(board, best_path[:best[1]]))
@@ -207,8 +254,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         score=final_score, cleared=final.is_cleared, moves=moves, blocks_left=final.n_blocks,
         playouts=int(counters[0]), seconds=time.perf_counter() - wall0,
         cpu_seconds=time.process_time() - cpu0,
-        algorithm=f"iterated Monte-Carlo beam search (widths {widths[0]}..{max(widths)}, "
-                  f"tabu-colour playouts, best line kept)",
+        algorithm=f"iterated Monte-Carlo beam search (root widths {widths[0]}..{max(widths)}"
+                  f", {n_refine} improving beams up to width {ref_width if n_refine else 0}"
+                  "; tabu-colour playouts, best line kept)",
         seed=seed, widths=tuple(widths), exact=exhaustive)
 
 

@@ -1,0 +1,98 @@
+"""The SameGame benchmark (issue 6): the standard 20-board set, scored (n-2)^2 per group,
++1000 for a cleared board, NO end penalty.
+
+Published totals on this set: SP-MCTS 78,012 (Schadd et al. 2012), NMCS level 3 77,934
+(Cazenave 2009); the goal is >= 78,012 at <= 5 minutes a board on a 2-core machine.
+
+Prints the date, the machine, the load average (before and after), then one line per
+board as it finishes (score, cleared or blocks left, playouts, wall and CPU seconds) and
+the total. ``--clock cpu`` gives each board a budget of its own process's CPU time: the
+fair measure on a machine shared with other jobs (the wall time is then longer). Each
+board's search is deterministic given the seed (``--max-playouts`` makes it independent
+of the machine too). ``--log FILE`` appends the same lines to FILE as they come, so an
+interrupted run keeps its finished boards.
+
+    python benchmarks/samegame.py --time-limit 300 --jobs 2 --clock cpu --log run.log
+    python benchmarks/samegame.py --boards 1-4 --time-limit 30        # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+
+from clobbermania.clickomania.samegame import (
+    PUBLISHED_TOTALS,
+    STANDARD_SET,
+    bench_samegame,
+    read_samegame_set,
+)
+
+
+def _selection(text: str | None, n: int) -> list[int]:
+    if not text:
+        return list(range(n))
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo) - 1, int(hi or lo)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file", nargs="?", default=str(STANDARD_SET))
+    ap.add_argument("--time-limit", type=float, default=300.0, help="seconds a board")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="cpu")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
+    ap.add_argument("--max-playouts", type=int)
+    ap.add_argument("--log", help="append the output lines to this file as they come")
+    args = ap.parse_args(argv)
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+
+    def out(line: str) -> None:
+        print(line, flush=True)
+        if log:
+            log.write(line + "\n")
+            log.flush()
+
+    boards = read_samegame_set(args.file)
+    which = _selection(args.boards, len(boards))
+    out(f"# SameGame benchmark {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
+        f"UTC on {platform.machine()} ({os.cpu_count()} cores), Python "
+        f"{platform.python_version()}")
+    out(f"# {args.file}: boards {[i + 1 for i in which]}; {args.time_limit:g} s a board "
+        f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}; scoring (n-2)^2 a group, "
+        "+1000 cleared, no end penalty")
+    out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    t0 = time.perf_counter()
+
+    def report(i: int, r) -> None:
+        out(f"board {which[i] + 1:2d}: {r.score:5d}  "
+            f"{'cleared' if r.cleared else f'{r.blocks_left} left':>9s}  "
+            f"{r.playouts:>10,} playouts  wall {r.seconds:6.1f} s  cpu {r.cpu_seconds:6.1f} s")
+
+    results = bench_samegame([boards[i] for i in which], time_limit=args.time_limit,
+                             seed=args.seed, jobs=args.jobs, clock=args.clock,
+                             max_playouts=args.max_playouts, progress=report)
+    total = sum(r.score for r in results)
+    out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
+        f"cleared; wall {time.perf_counter() - t0:.0f} s")
+    if len(results) == len(boards):
+        for name, value in PUBLISHED_TOTALS.items():
+            out(f"  {name}: {value} (ours {total - value:+d})")
+    out(f"# load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    out(f"# search: {results[0].algorithm if results else '-'}")
+    if log:
+        log.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
