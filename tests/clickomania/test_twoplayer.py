@@ -203,6 +203,33 @@ def test_keys_and_symmetries():
         assert grundy_value(mirror) == grundy_value(b) == grundy_value(swapped)
 
 
+def test_numba_keys_match_the_plain_keys():
+    # the search's keys (numba) and the readable ones must split boards into the same
+    # classes, with the same relative signs in the partizan game
+    from clobbermania.clickomania.twoplayer import _key
+    rng = random.Random(9)
+    pool = []
+    for b in boards(10, 40, SHAPES + [(1, 6, 3), (6, 1, 2)]):
+        perm = list(range(4))
+        rng.shuffle(perm)
+        swap_parity = [1, 0, 3, 2]
+        for cols in (b.columns, b.columns[::-1],
+                     tuple(tuple(perm[x] for x in c) for c in b.columns),
+                     tuple(tuple(swap_parity[x] for x in c) for c in b.columns[::-1])):
+            pool.append(Board.from_columns(cols, b.height, b.width))
+    pool += [Board.from_string(w) for w in ("0011", "1/1/0/0", "0001000", "2220222", "0/1/1/1")]
+    pk = [impartial_key(b) for b in pool]
+    nk = [_key(b.columns, 0)[0] for b in pool]
+    pp = [partizan_key(b) for b in pool]
+    npk = [_key(b.columns, 1) for b in pool]
+    for i in range(len(pool)):
+        for j in range(i, len(pool)):
+            assert (pk[i] == pk[j]) == (nk[i] == nk[j]), (pool[i], pool[j])
+            assert (pp[i][0] == pp[j][0]) == (npk[i][0] == npk[j][0]), (pool[i], pool[j])
+            if pp[i][0] == pp[j][0] and partizan_value(pool[i]) != 0:
+                assert pp[i][1] * pp[j][1] == npk[i][1] * npk[j][1], (pool[i], pool[j])
+
+
 def test_left_colors_convention():
     assert owner(0) == "L" and owner(1) == "R" and owner(2) == "L" and owner(3) == "R"
     assert owner(3, [3]) == "L" and owner(0, [3]) == "R"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -11,6 +13,20 @@ from ..clickomania.rules import COLOR_CHARS, load_board
 from ..clickomania.twoplayer import TwoPlayerTimeout, value_result
 from ..errors import NotationError
 from ._common import check_time_limit, emit_json
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[int, float], None] | None]:
+    """A status line on stderr (positions searched, seconds), only when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(label) as status:
+        def update(nodes: int, seconds: float) -> None:
+            status.update(f"{label}: {nodes:,} positions, {seconds:.1f} s")
+        yield update
 
 
 def _parse_colors(text: str | None) -> list[int] | None:
@@ -63,7 +79,9 @@ def value_cmd(board, variant, left_colors, time_limit, as_json) -> None:
     if left is not None and variant == "impartial":
         raise NotationError("--left-colors applies to the partizan game, not --impartial")
     try:
-        r = value_result(b, variant, left_colors=left, time_limit=time_limit)
+        with _progress(f"{variant} value") as progress:
+            r = value_result(b, variant, left_colors=left, time_limit=time_limit,
+                             progress=progress)
     except TwoPlayerTimeout as exc:
         seconds = time.perf_counter() - t0
         if as_json:

@@ -43,7 +43,11 @@ test_twoplayer.py`` against a plain minimax that knows none of it:
    its columns are single blocks.) No other splitting is used: in general columns close up
    and blocks fall, so parts of a board do interact.
 
-Values are memoised under those keys for the life of the process.
+Values are memoised for the life of the process under keys that apply facts 1-3 (written
+in :mod:`._twoplayer_kernels`: one numba call a position decodes its key, tests fact 4,
+makes every click with the engine's ``k_click`` and returns each result's key; the plain
+:func:`impartial_key` and :func:`partizan_key` say the same slowly and are held equal to
+it by the tests).
 
 >>> print(grundy_value("1100/0011"), partizan_value("0011"), partizan_value("1/1/0/0/1/1"))
 1 0 -1/2
@@ -56,7 +60,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -270,11 +274,17 @@ class _Search:
     deadline: float | None
     nodes: int = 0
     limit: float | None = None
+    progress: Callable[[int, float], None] | None = None
+    start: float = field(default_factory=time.perf_counter)
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % 256 == 0 \
-                and time.perf_counter() > self.deadline:
+        if self.nodes % 256:
+            return
+        now = time.perf_counter()
+        if self.progress is not None and self.nodes % 4096 == 0:
+            self.progress(self.nodes, now - self.start)
+        if self.deadline is not None and now > self.deadline:
             raise TwoPlayerTimeout(f"the value search ran out of its {self.limit:g} s limit "
                                    f"after {self.nodes:,} positions")
 
@@ -370,12 +380,13 @@ def _value_of(cols: Columns, s: _Search) -> CGTGame:
     return v if sign > 0 else -v
 
 
-def _search(time_limit: float | None) -> _Search:
+def _search(time_limit: float | None,
+            progress: Callable[[int, float], None] | None = None) -> _Search:
     if time_limit is not None and not time_limit > 0:
         raise NotationError(f"the time limit must be a positive number of seconds, "
                             f"not {time_limit}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    return _Search(deadline, limit=time_limit)
+    return _Search(deadline, limit=time_limit, progress=progress)
 
 
 def grundy_value(board: Board | str, *, time_limit: float | None = None) -> int:
@@ -462,9 +473,13 @@ class TwoPlayerResult:
 
 def value_result(board: Board | str, variant: str = "partizan", *,
                  left_colors: Iterable[int] | None = None,
-                 time_limit: float | None = None) -> TwoPlayerResult:
+                 time_limit: float | None = None,
+                 progress: Callable[[int, float], None] | None = None) -> TwoPlayerResult:
     """The value of ``board`` in ``variant`` (``"impartial"`` or ``"partizan"``) with the
     outcome class and every winning first click.
+
+    ``time_limit`` (seconds) raises :class:`TwoPlayerTimeout`; ``progress(positions,
+    seconds)`` is called now and then during a long search.
 
     >>> r = value_result("0011/0011", "impartial")
     >>> r.text, r.outcome, r.winning
@@ -477,7 +492,7 @@ def value_result(board: Board | str, variant: str = "partizan", *,
         raise NotationError(f"unknown variant {variant!r}: choose impartial or partizan")
     t0 = time.perf_counter()
     b = _board(board)
-    s = _search(time_limit)
+    s = _search(time_limit, progress)
     left = _left_set(left_colors)
     if variant == "impartial":
         g = _grundy_of(b.columns, s)
