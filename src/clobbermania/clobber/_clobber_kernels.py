@@ -209,3 +209,178 @@ def part_options(h, w, b, wm):
                 k += 1
     start[k] = p
     return side, start, parts[:p]
+
+
+# --- the whole tree of parts in one call ------------------------------------------------
+# A known part is kept in an open-addressing table ``hkeys`` (rows h, w, black, white; h =
+# -1 marks an empty slot) with its value's cgt id in ``hvals``; values.py fills it.
+
+@njit(cache=True)
+def _hslot(h, w, b, x, mask):
+    k = np.uint64(b) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(x) * np.uint64(0xC2B2AE3D27D4EB4F)
+    k ^= np.uint64(h * 64 + w) * np.uint64(0x165667B19E3779F9)
+    return np.int64((k ^ (k >> np.uint64(31))) & np.uint64(mask))
+
+
+@njit(cache=True)
+def known_get(hkeys, hvals, h, w, b, x):
+    """The value id of a known part, or -1."""
+    mask = hkeys.shape[0] - 1
+    i = _hslot(h, w, b, x, mask)
+    while hkeys[i, 0] != -1:
+        if hkeys[i, 0] == h and hkeys[i, 1] == w and hkeys[i, 2] == b and hkeys[i, 3] == x:
+            return hvals[i]
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def known_put(hkeys, hvals, keys, vals):
+    """Enter parts ``keys`` (rows h, w, black, white) with value ids ``vals``; the caller
+    keeps the table at most half full."""
+    mask = hkeys.shape[0] - 1
+    for j in range(keys.shape[0]):
+        h, w, b, x = keys[j, 0], keys[j, 1], keys[j, 2], keys[j, 3]
+        i = _hslot(h, w, b, x, mask)
+        while hkeys[i, 0] != -1:
+            if hkeys[i, 0] == h and hkeys[i, 1] == w and hkeys[i, 2] == b and hkeys[i, 3] == x:
+                break
+            i = (i + 1) & mask
+        hkeys[i, 0] = h
+        hkeys[i, 1] = w
+        hkeys[i, 2] = b
+        hkeys[i, 3] = x
+        hvals[i] = vals[j]
+
+
+@njit(cache=True)
+def _grown(a, need):
+    if need <= a.shape[0]:
+        return a
+    shape = (max(2 * a.shape[0], need),) + a.shape[1:]
+    out = np.empty(shape, a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@njit(cache=True)
+def part_dag(h, w, b, wm, hkeys, hvals, limit):
+    """Every part below the canonical part (h, w, b, wm) whose value is not yet known, with
+    its options, children before parents.
+
+    Returns (n, keys, order, opt_start, side, ranges, refs): the new parts are local
+    indices 0..n-1 (0 the root), ``keys[i]`` = (h, w, black, white); ``order`` lists them
+    children first; the options of part i are opt_start[i]..opt_start[i+1]-1, option k
+    being Black's when side[k] == 0, its parts refs[ranges[k, 0]:ranges[k, 1]] as rows
+    (ref, negated) with ref >= 0 a new part and ref < 0 the known value id -ref-1. n = -1
+    when more than ``limit`` new parts were met (nothing else is then valid)."""
+    keys = np.empty((256, 4), np.int64)
+    opt_start = np.zeros(1, np.int64)
+    side = np.empty(1024, np.int64)
+    ref_start = np.zeros(1025, np.int64)
+    refs = np.empty((2048, 2), np.int64)
+    order = np.empty(256, np.int64)
+    state = np.zeros(256, np.int64)          # 0 new, 1 expanded, 2 emitted
+    lmask = 1023
+    lkeys = np.full((1024, 4), -1, np.int64)  # local table: key -> local index
+    lidx = np.empty(1024, np.int64)
+    keys[0, 0], keys[0, 1], keys[0, 2], keys[0, 3] = h, w, b, wm
+    n = 1
+    j = _hslot(h, w, b, wm, lmask)
+    lkeys[j, 0], lkeys[j, 1], lkeys[j, 2], lkeys[j, 3] = h, w, b, wm
+    lidx[j] = 0
+    nopt = 0
+    nref = 0
+    norder = 0
+    stack = np.empty(256, np.int64)
+    stack[0] = 0
+    sp = 1
+    # options are stored part by part in expansion order: part i's are ostart_of[i]..
+    ostart_of = np.zeros(256, np.int64)
+    oend_of = np.zeros(256, np.int64)
+    while sp > 0:
+        p = stack[sp - 1]
+        if state[p] == 2:
+            sp -= 1
+            continue
+        if state[p] == 1:
+            state[p] = 2
+            order[norder] = p
+            norder += 1
+            sp -= 1
+            continue
+        state[p] = 1
+        s, st, pr = part_options(keys[p, 0], keys[p, 1], keys[p, 2], keys[p, 3])
+        k = s.shape[0]
+        side = _grown(side, nopt + k)
+        ref_start = _grown(ref_start, nopt + k + 1)
+        refs = _grown(refs, nref + pr.shape[0])
+        ostart_of[p] = nopt
+        for o in range(k):
+            side[nopt] = s[o]
+            ref_start[nopt] = nref
+            for r in range(st[o], st[o + 1]):
+                ph, pw, pb, px = pr[r, 0], pr[r, 1], pr[r, 2], pr[r, 3]
+                v = known_get(hkeys, hvals, ph, pw, pb, px)
+                if v >= 0:
+                    refs[nref, 0] = -v - 1
+                else:
+                    if 2 * n >= lkeys.shape[0]:          # keep the local table half empty
+                        size = 4 * lkeys.shape[0]
+                        lmask = size - 1
+                        nk = np.full((size, 4), -1, np.int64)
+                        ni = np.empty(size, np.int64)
+                        for q in range(n):
+                            t = _hslot(keys[q, 0], keys[q, 1], keys[q, 2], keys[q, 3], lmask)
+                            while nk[t, 0] != -1:
+                                t = (t + 1) & lmask
+                            nk[t] = keys[q]
+                            ni[t] = q
+                        lkeys, lidx = nk, ni
+                    t = _hslot(ph, pw, pb, px, lmask)
+                    q = -1
+                    while lkeys[t, 0] != -1:
+                        if lkeys[t, 0] == ph and lkeys[t, 1] == pw and lkeys[t, 2] == pb \
+                                and lkeys[t, 3] == px:
+                            q = lidx[t]
+                            break
+                        t = (t + 1) & lmask
+                    if q < 0:
+                        if n >= limit:
+                            return -1, keys, order, opt_start, side, \
+                                np.empty((0, 2), np.int64), refs
+                        q = n
+                        n += 1
+                        keys = _grown(keys, n)
+                        state = _grown(state, n)
+                        state[q] = 0
+                        order = _grown(order, n)
+                        ostart_of = _grown(ostart_of, n)
+                        oend_of = _grown(oend_of, n)
+                        keys[q, 0], keys[q, 1], keys[q, 2], keys[q, 3] = ph, pw, pb, px
+                        lkeys[t, 0], lkeys[t, 1], lkeys[t, 2], lkeys[t, 3] = ph, pw, pb, px
+                        lidx[t] = q
+                    refs[nref, 0] = q
+                    if state[q] == 0:
+                        stack = _grown(stack, sp + 1)
+                        stack[sp] = q
+                        sp += 1
+                refs[nref, 1] = pr[r, 4]
+                nref += 1
+            nopt += 1
+        oend_of[p] = nopt
+    ref_start[nopt] = nref
+    # options renumbered so that part i's are opt_start[i]..opt_start[i+1]-1 (i local)
+    opt_start = np.empty(n + 1, np.int64)
+    side2 = np.empty(nopt, np.int64)
+    ranges = np.empty((nopt, 2), np.int64)
+    o2 = 0
+    for i in range(n):
+        opt_start[i] = o2
+        for o in range(ostart_of[i], oend_of[i]):
+            side2[o2] = side[o]
+            ranges[o2, 0] = ref_start[o]
+            ranges[o2, 1] = ref_start[o + 1]
+            o2 += 1
+    opt_start[n] = o2
+    return n, keys[:n].copy(), order[:n].copy(), opt_start, side2, ranges, refs[:nref].copy()

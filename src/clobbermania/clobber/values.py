@@ -41,11 +41,13 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+
 from ..cgt import Game
 from ..cgt import game as _cg
 from ..errors import ClobbermaniaError
 from ..stones import BLACK, WHITE, Board, Position, opponent
-from ._clobber_kernels import MAX_CELLS, canonical, part_options
+from ._clobber_kernels import MAX_CELLS, canonical, known_put, part_dag, part_options
 
 __all__ = ["clobber_value", "value_result", "outcome", "ValueResult", "ValueTimeout",
            "component_values", "clear_cache", "cache_size"]
@@ -74,12 +76,29 @@ _option_memo: dict[str, Game] = {}   # an option's uncropped string -> value of 
 _int_memo: dict[tuple[int, int, int, int], int] = {}
 
 
+# the same canonical parts in a table the tree kernel (part_dag) reads: rows (h, w, black,
+# white), h = -1 for an empty slot, and the value ids; kept at most half full
+_KNOWN_START = 1 << 12
+_known_keys = np.full((_KNOWN_START, 4), -1, np.int64)
+_known_vals = np.zeros(_KNOWN_START, np.int64)
+_known_count = 0
+# how many new parts one tree call may list before handing over to the recursion (which
+# checks the clock often); under a time limit, as many as about a quarter of the time
+# left allows (the listing runs at some 10-20 us a part and cannot be interrupted)
+_DAG_LIMIT = 2_000_000
+_DAG_PARTS_PER_SECOND = 20_000
+
+
 def clear_cache() -> None:
     """Forget every cached part value (the cgt table itself is kept)."""
+    global _known_keys, _known_vals, _known_count
     _grid_memo.clear()
     _graph_memo.clear()
     _option_memo.clear()
     _int_memo.clear()
+    _known_keys = np.full((_KNOWN_START, 4), -1, np.int64)
+    _known_vals = np.zeros(_KNOWN_START, np.int64)
+    _known_count = 0
 
 
 def cache_size() -> int:
@@ -148,6 +167,72 @@ def _int_search(h: int, w: int, b: int, wm: int, clock: _Clock) -> int:
     return _cg._canon(left, right)
 
 
+def _known_add(keys: np.ndarray, vals: list[int]) -> None:
+    """Enter parts into the kernel's table of known parts, growing it first if need be."""
+    global _known_keys, _known_vals, _known_count
+    size = _known_keys.shape[0]
+    if 2 * (_known_count + len(vals)) > size:
+        while 2 * (_known_count + len(vals)) > size:
+            size *= 4
+        full = _known_keys[:, 0] != -1
+        old_keys, old_vals = _known_keys[full], _known_vals[full]
+        _known_keys = np.full((size, 4), -1, np.int64)
+        _known_vals = np.zeros(size, np.int64)
+        known_put(_known_keys, _known_vals, old_keys, old_vals)
+    known_put(_known_keys, _known_vals, keys, np.array(vals, np.int64))
+    _known_count += len(vals)
+
+
+def _dag_value(key: tuple[int, int, int, int], clock: _Clock) -> int | None:
+    """The value id of a canonical part from its whole tree of unknown parts, listed by
+    one kernel call (children first) and valued in that order; None when the tree is
+    larger than the kernel's limit (the caller then recurses, checking the clock)."""
+    if clock.deadline is None:
+        limit = _DAG_LIMIT
+    else:
+        left_s = clock.deadline - time.perf_counter()
+        limit = int(max(0.0, left_s) * _DAG_PARTS_PER_SECOND) + 100
+    n, keys, order, opt_start, side, ranges, refs = part_dag(*key, _known_keys, _known_vals,
+                                                             limit)
+    if n < 0:
+        return None
+    opt_start = opt_start.tolist()
+    side = side.tolist()
+    ranges = ranges.tolist()
+    refs = refs.tolist()
+    order = order.tolist()
+    vals = [0] * n
+    neg, add, canon = _cg._neg, _cg._add, _cg._canon
+    zero = _ZERO_ID
+    done = 0
+    try:
+        for p in order:
+            left: list[int] = []
+            right: list[int] = []
+            for o in range(opt_start[p], opt_start[p + 1]):
+                a, e = ranges[o]
+                total = zero
+                for r in range(a, e):
+                    ref, ng = refs[r]
+                    v = vals[ref] if ref >= 0 else -ref - 1
+                    if ng:
+                        v = neg(v)
+                    total = v if total == zero else add(total, v)
+                (right if side[o] else left).append(total)
+            vals[p] = canon(left, right)
+            done += 1
+            clock.tick()
+    finally:
+        # on a timeout too: the parts valued so far are kept for the next call
+        got = order[:done]
+        _known_add(keys[got], [vals[p] for p in got])
+        memo = _int_memo
+        kl = keys.tolist()
+        for p in got:
+            memo[tuple(kl[p])] = vals[p]
+    return vals[0]
+
+
 def _grid_part_value(s: str, clock: _Clock) -> Game:
     g = _grid_memo.get(s)
     if g is not None:
@@ -161,6 +246,8 @@ def _grid_part_value(s: str, clock: _Clock) -> Game:
                                         int(flat.translate(_OBITS), 2))
         key = (int(kh), int(kw), int(kb), int(kx))
         i = _int_memo.get(key)
+        if i is None:
+            i = _dag_value(key, clock)
         if i is None:
             clock.tick()
             i = _int_search(*key, clock)

@@ -1,0 +1,84 @@
+"""Clobber values from the tree kernel (``part_dag``: every unknown part listed children
+first in one call, then valued in that order) against the part-by-part recursion and
+against a plain recursion over the reference move generator (no parts, no keys)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from clobbermania.cgt import Game
+from clobbermania.clobber import values as V
+from clobbermania.clobber._clobber_kernels import part_dag
+from clobbermania.stones import BLACK, WHITE, Position
+
+
+@cache
+def plain_value(text: str) -> Game:
+    """{values after Black's moves | values after White's moves} on the whole board."""
+    p = Position.from_string(text)
+    return Game.from_options([plain_value(p.play(m).text()) for m in p.moves(BLACK)],
+                             [plain_value(p.play(m).text()) for m in p.moves(WHITE)])
+
+
+def random_boards(seed: int, count: int, rows: int, cols: int, holes: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        cells = [rng.choice("xo") for _ in range(rows * cols)]
+        for i in rng.sample(range(rows * cols), holes):
+            cells[i] = "."
+        out.append("/".join("".join(cells[r * cols:(r + 1) * cols]) for r in range(rows)))
+    return out
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 1), (3, 3, 1), (1, 9, 2), (3, 4, 4)])
+def test_tree_kernel_values_equal_plain_recursion(shape):
+    V.clear_cache()
+    for text in random_boards(sum(shape), 8, *shape):
+        assert V.clobber_value(Position.from_string(text)) is plain_value(text), text
+
+
+def test_tree_kernel_equals_part_recursion(monkeypatch):
+    boards = random_boards(5, 6, 3, 4, 2) + [Position.checkerboard(3, 4).text()]
+    V.clear_cache()
+    fast = [V.clobber_value(Position.from_string(t)) for t in boards]
+    V.clear_cache()
+    monkeypatch.setattr(V, "_DAG_LIMIT", 1)          # every tree too big: recurse
+    slow = [V.clobber_value(Position.from_string(t)) for t in boards]
+    assert fast == slow
+    assert str(fast[-1]) == "0"                       # the issue's oracle: 3x4 checkerboard
+
+
+def test_part_dag_lists_children_first():
+    V.clear_cache()
+    # the 2x4 checkerboard, as the canonical kernel key
+    p = Position.checkerboard(2, 4)
+    b = sum(1 << i for i, c in enumerate(p.cells) if c == BLACK)
+    w = sum(1 << i for i, c in enumerate(p.cells) if c == WHITE)
+    n, keys, order, opt_start, side, ranges, refs = part_dag(
+        2, 4, b, w, V._known_keys, V._known_vals, 10**6)
+    assert n == len(order) == len(set(order.tolist())) and order[-1] == 0
+    seen = set()
+    for part in order.tolist():
+        for o in range(opt_start[part], opt_start[part + 1]):
+            for r in range(ranges[o, 0], ranges[o, 1]):
+                if refs[r, 0] >= 0:
+                    assert refs[r, 0] in seen
+        seen.add(part)
+    # every option of the root is a legal move of the reference generator
+    assert opt_start[1] - opt_start[0] == len(p.moves(BLACK)) + len(p.moves(WHITE))
+    assert n == part_dag(2, 4, b, w, V._known_keys, V._known_vals, n)[0]
+    assert part_dag(2, 4, b, w, V._known_keys, V._known_vals, n - 1)[0] == -1
+    assert np.all(side[:opt_start[1]] == sorted(side[:opt_start[1]]))
+
+
+def test_timeout_keeps_parts_and_resumes():
+    V.clear_cache()
+    text = Position.checkerboard(3, 4).text()
+    with pytest.raises(V.ValueTimeout):
+        V.clobber_value(Position.from_string(text), time_limit=1e-9)
+    assert str(V.clobber_value(Position.from_string(text), time_limit=60)) == "0"
