@@ -3,7 +3,7 @@
 ``python benchmarks/clickomania.py [--only column|exact|samegame] [section options]``
 
 - column (here): one-column decision and optimization at n = 250, 500, 1000, 2000 groups
-  (and 4000, 8000 to show the growth), 5 colours, seeded random strings (each block a
+  (and 4000, 8000, 16000 to show the growth), 5 colours, seeded random strings (each block a
   uniform random colour, drawn until the string has n groups), median of 3 strings, and
   the exponent fitted to the medians; then two colours at 10^4..10^6 groups: the decision
   (Theorems 10 and 12, linear) and the optimization (O(n log n)).
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 SECTIONS = ("column", "exact", "samegame")
-COLUMN_SIZES = (250, 500, 1000, 2000, 4000, 8000)
+COLUMN_SIZES = (250, 500, 1000, 2000, 4000, 8000, 16000)
 TWO_COLOUR_SIZES = (10_000, 100_000, 1_000_000)
 
 
@@ -79,6 +79,8 @@ def column_section(argv: list[str]) -> int:
                     default=list(COLUMN_SIZES))
     ap.add_argument("--colors", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--table-max", type=int, default=4000,
+                    help="time the cell-by-cell table up to this many groups")
     args = ap.parse_args(argv)
 
     from clobbermania.clickomania import _column_kernels as K
@@ -88,31 +90,40 @@ def column_section(argv: list[str]) -> int:
     solve_column("1221", "two-color")
     print(f"one-column Clickomania, {args.colors} colours, random strings, median of "
           f"{args.repeats} (seeds 0..{args.repeats - 1})")
+    print("decision: the interval rows (k_clearable_rows); optimization: solve_column (rows,"
+          " optimum, derivation, witness clicks); cell-by-cell: the CYK table kept as the "
+          f"cross-check (up to {args.table_max} groups)")
     print(f"{'groups':>7} {'blocks':>7} {'decision s':>11} {'optimization s':>15} "
-          f"{'solvable':>9} {'max removed':>12}")
+          f"{'cell-by-cell s':>15} {'solvable':>9} {'max removed':>16}")
     ns, dec, opt = [], [], []
     for n in args.sizes:
-        td, to, info = [], [], []
+        td, to, tt, info = [], [], [], []
         for seed in range(args.repeats):
             s = random_string(n, args.colors, seed)
             p = ColumnPuzzle.from_colors([int(ch) for ch in s])
             col, mult, k = _run_arrays(p)
             t0 = time.perf_counter()
-            A, _, _, _ = K.k_clearable_table(col, mult, k)
-            solvable = bool(K.k_clearable(A, 0, len(col) - 1))
+            R, _, _ = K.k_clearable_rows(col, mult, k)
+            solvable = bool(K._bit(R, 0, len(col) - 1))
             td.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
-            r = solve_column(p)  # table, optimum, derivation and the witness clicks
+            r = solve_column(p)
             to.append(time.perf_counter() - t0)
             assert r.solvable == solvable
+            if n <= args.table_max:
+                t0 = time.perf_counter()
+                A, _, _, _ = K.k_clearable_table(col, mult, k)
+                tt.append(time.perf_counter() - t0)
+                assert bool(K.k_clearable(A, 0, len(col) - 1)) == solvable
             info.append((len(s), r.solvable, r.max_removed))
         ns.append(n)
         dec.append(statistics.median(td))
         opt.append(statistics.median(to))
         blocks = info[0][0]
-        print(f"{n:>7} {blocks:>7} {dec[-1]:>11.4f} {opt[-1]:>15.4f} "
+        table = f"{statistics.median(tt):.4f}" if tt else "-"
+        print(f"{n:>7} {blocks:>7} {dec[-1]:>11.4f} {opt[-1]:>15.4f} {table:>15} "
               f"{sum(x[1] for x in info):>6}/{len(info)} "
-              f"{'/'.join(str(x[2]) for x in info):>12}", flush=True)
+              f"{'/'.join(str(x[2]) for x in info):>16}", flush=True)
     if len(ns) >= 2:
         print(f"fitted exponent (t ~ n^e): decision {fit_exponent(ns, dec):.2f}, "
               f"optimization {fit_exponent(ns, opt):.2f}")
@@ -132,8 +143,8 @@ def column_section(argv: list[str]) -> int:
             p = ColumnPuzzle.from_colors([int(ch) for ch in s])
             col, mult, k = _run_arrays(p)
             t0 = time.perf_counter()
-            A, _, _, _ = K.k_clearable_table(col, mult, k)
-            solvable = bool(K.k_clearable(A, 0, len(col) - 1))
+            R, _, _ = K.k_clearable_rows(col, mult, k)
+            solvable = bool(K._bit(R, 0, len(col) - 1))
             td.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             r = solve_column(p)

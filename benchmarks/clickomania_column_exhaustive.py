@@ -2,7 +2,8 @@
 colour permutation) checked against an exhaustive brute force.
 
 For each string the three methods of :mod:`clobbermania.clickomania.column` are compared
-with the brute force: the grammar DP (solvable, most blocks removable), the two-colour
+with the brute force: the grammar DP in both forms (the cell-by-cell table and the rows
+that ``solve_column`` uses: every interval, solvable, most blocks removable), the two-colour
 theorems (on strings of at most two colours: the decision, the O(n^2) and the
 O(n log n) optimization), and the witness of each (its clicks replayed
 on the block string by an independent checker: each click a maximal run of two or more
@@ -186,6 +187,22 @@ def _check_length(n, f, values, offsets, out_counts):
         for t in range(nr):
             grp[t] = -1
         g = K.k_derive(c_, A, B, Bm, cm, lo[:ns], hi[:ns], grp[:nr])
+        first, size, _ = K.k_execute(c_, m_, grp[:nr].copy(), g)
+        if not _witness_ok(s, n, first, size, best):
+            out_counts[ncol, 4] += 1
+        # the grammar DP by rows (what solve_column uses), and its witness
+        R, CH, cm2 = K.k_clearable_rows(c_, m_, ncol)
+        for i in range(nr):
+            for j in range(i, nr):
+                if K._bit(R, i, j) != K.k_clearable(A, i, j):
+                    out_counts[ncol, 2] += 1
+        br, chr_ = K.k_optimize_rows(m_, R)
+        if br[nr] != best:
+            out_counts[ncol, 3] += 1
+        ns = _segments(chr_, lo, hi)
+        for t in range(nr):
+            grp[t] = -1
+        g = K.k_derive_rows(c_, m_, R, CH, cm2, lo[:ns], hi[:ns], grp[:nr])
         first, size, _ = K.k_execute(c_, m_, grp[:nr].copy(), g)
         if not _witness_ok(s, n, first, size, best):
             out_counts[ncol, 4] += 1

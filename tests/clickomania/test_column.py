@@ -175,6 +175,31 @@ def test_two_colour_long_strings_agree_with_the_grammar():
     assert unsolvable >= 8
 
 
+def test_interval_rows_equal_the_cell_by_cell_table():
+    # the two forms of the grammar DP on strings too long for a brute force: every interval
+    import numpy as np
+
+    from clobbermania.clickomania import _column_kernels as K
+    from clobbermania.clickomania.column import _run_arrays
+
+    rng = random.Random(31)
+    for t in range(30):
+        half = [rng.randrange(rng.choice([2, 3, 5])) for _ in range(rng.randint(40, 160))]
+        colors = half + half[::-1] if t % 3 == 0 else half  # palindromes: many clearable
+        col, mult, k = _run_arrays(ColumnPuzzle.from_colors(colors))
+        A, B, _, _ = K.k_clearable_table(col, mult, k)
+        R, _, _ = K.k_clearable_rows(col, mult, k)
+        n = len(col)
+
+        def bits(x):
+            return np.unpackbits(x.view(np.uint8), axis=1, bitorder="little")
+
+        table = bits(A)[:n, 1:n + 1]  # A[i] has bit j+1 for i..j
+        rows = bits(R)[:n, :n]
+        assert table.any() and (table == rows).all()
+        assert K.k_optimize(mult, B)[0][n] == K.k_optimize_rows(mult, R)[0][n]
+
+
 def test_large_string_is_fast_and_its_witness_replays():
     rng = random.Random(2000)
     runs = []

@@ -3,7 +3,12 @@
 A puzzle is given in run-length form: ``col[i]`` and ``mult[i]`` are the colour and the
 number of blocks of run (group) ``i``, ``0 <= i < n``, and adjacent runs differ in colour.
 
-Bitset tables of the grammar DP (``w = 64`` bits a word, ``nw`` words a row):
+The grammar DP that :mod:`.column` uses keeps one bit row per start run
+(:func:`k_clearable_rows`): ``R[i]`` bit j when runs ``i..j`` can be cleared, ``CH[i]``
+bit k when runs i and k can meet (a chain of runs of one colour with clearable gaps).
+
+The cell-by-cell CYK form (:func:`k_clearable_table`, kept as the cross-check) uses
+(``w = 64`` bits a word, ``nw`` words a row):
 
 - ``A[i]`` has bit ``k+1`` set when runs ``i..k`` can be cleared (the table is shifted so
   that a split test is a plain AND);
@@ -24,16 +29,24 @@ from numba import njit
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 U63 = np.uint64(63)
+ALL = ~np.uint64(0)
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+S58 = np.uint64(58)
+_DB_TABLE = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DB_TABLE[(((1 << _i) * int(DEBRUIJN)) % (1 << 64)) >> 58] = _i
 
 
 @njit(cache=True)
 def _ctz(x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    b = 0
-    while (x & U1) == U0:
-        x >>= U1
-        b += 1
-    return b
+    """Index of the lowest set bit of a non-zero uint64 (de Bruijn multiplication)."""
+    return _DB_TABLE[((x & (~x + U1)) * DEBRUIJN) >> S58]
+
+
+@njit(cache=True)
+def _above(b):
+    """The word mask of the bits above bit ``b`` (0..63) of a word."""
+    return (ALL << (np.uint64(b) & U63)) << U1
 
 
 @njit(cache=True)
@@ -571,3 +584,183 @@ def k_two_min_kept(mult):
         choice[j + 1] = arg
         _sp_append(sp, f, j + 1)
     return f, choice
+
+
+# -- the grammar DP by rows (the one column.py uses) ----------------------------------------
+@njit(cache=True)
+def _pair_ends(R, cm, c, i, out):
+    """``out`` = the runs k >= i+2 of colour c with ``i+1..k-1`` clearable: row i+1 of R
+    shifted up one bit, masked by colour c."""
+    nw = out.shape[0]
+    for w in range(nw):
+        out[w] = U0
+    for w in range((i + 1) >> 6, nw):
+        x = R[i + 1, w] << U1
+        if w > 0:
+            x |= R[i + 1, w - 1] >> U63
+        out[w] = x & cm[c, w]
+
+
+@njit(cache=True)
+def k_clearable_rows(col, mult, ncolors):
+    """``(R, CH, cm)``: ``R[i]`` has bit j set when runs ``i..j`` can be cleared, ``CH[i]``
+    bit k when runs i and k (same colour) can be brought together with everything between
+    them cleared, possibly through other runs of that colour (a *chain*).
+
+    Every clearable ``i..j`` starts with the *group block* of run i: the runs ``i..k``
+    where k is the last run of the group that removes run i; the rest ``k+1..j`` is
+    clearable. A group block is run i alone (two or more blocks) or a chain ``i -> m ->
+    ... -> k`` of runs of colour ``c_i`` whose gaps are clearable (cSc is one hop, cScSc
+    two; longer chains are harmless). So, by decreasing i,
+
+    - ``H_i`` = {k : c_k = c_i, i+1..k-1 clearable} = (R[i+1] << 1) & colour mask,
+    - ``CH[i]`` = H_i and the chains of its members, ``R[i]`` = the union over the group
+      block ends k of {k} and ``R[k+1]``.
+
+    Both unions skip a member already reached (if ``i..k`` is already clearable, then
+    ``R[k+1]`` is already inside ``R[i]``; likewise for chains), which keeps a typical
+    row to a few OR's of O(n / w) words. Worst case O(n^3 / w) like the cell-by-cell
+    table (:func:`k_clearable_table`, kept as the cross-check), O(n^2 / w) words.
+    """
+    n = col.shape[0]
+    nw = (n + 1) // 64 + 1
+    R = np.zeros((n + 1, nw), np.uint64)
+    CH = np.zeros((n + 1, nw), np.uint64)
+    cm = np.zeros((max(ncolors, 1), nw), np.uint64)
+    for k in range(n):
+        _set(cm, col[k], k)
+    h = np.zeros(nw, np.uint64)
+    reach = np.zeros(nw, np.uint64)
+    for i in range(n - 1, -1, -1):
+        w0 = i >> 6
+        _pair_ends(R, cm, col[i], i, h)
+        for w in range(w0, nw):
+            reach[w] = U0
+        # only members not reached yet are visited (x is recomputed after each union)
+        for w in range(w0, nw):
+            x = h[w] & ~reach[w]
+            while x != U0:
+                b = _ctz(x)
+                m = w * 64 + b
+                for v in range(m >> 6, nw):
+                    reach[v] |= CH[m, v]
+                x = h[w] & ~reach[w] & _above(b)
+        for w in range(w0, nw):
+            CH[i, w] = h[w] | reach[w]
+        # the group block ends, ascending: i itself when it is big, then the chain ends
+        if mult[i] >= 2:
+            _set(R, i, i)
+            for v in range(w0, nw):
+                R[i, v] |= R[i + 1, v]
+        for w in range(w0, nw):
+            x = CH[i, w] & ~R[i, w]
+            while x != U0:
+                k = w * 64 + _ctz(x)
+                _set(R, i, k)
+                for v in range((k + 1) >> 6, nw):
+                    R[i, v] |= R[k + 1, v]
+                x = CH[i, w] & ~R[i, w]
+    return R, CH, cm
+
+
+@njit(cache=True)
+def k_optimize_rows(mult, R):
+    """:func:`k_optimize` on the rows of :func:`k_clearable_rows`, forward: when the
+    prefix of i runs is final, every clearable ``i..j`` (a set bit of ``R[i]``) offers
+    ``best[i] + size(i..j)`` to ``best[j+1]``. O(n^2 / w + number of clearable
+    intervals)."""
+    n = mult.shape[0]
+    pre = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        pre[i + 1] = pre[i] + mult[i]
+    best = np.full(n + 1, -1, np.int64)
+    best[0] = 0
+    choice = np.full(n + 1, -1, np.int64)
+    for i in range(n):
+        if best[i] > best[i + 1]:
+            best[i + 1] = best[i]
+            choice[i + 1] = -1
+        for w in range(i >> 6, R.shape[1]):
+            x = R[i, w]
+            while x != U0:
+                j = w * 64 + _ctz(x)
+                x &= x - U1
+                v = best[i] + pre[j + 1] - pre[i]
+                if v > best[j + 1]:
+                    best[j + 1] = v
+                    choice[j + 1] = i
+    return best, choice
+
+
+@njit(cache=True)
+def k_derive_rows(col, mult, R, CH, cm, seg_lo, seg_hi, grp):
+    """:func:`k_derive` on the rows of :func:`k_clearable_rows`: split each clearable
+    interval into the group block of its first run and a clearable rest, and a chain
+    block into its hops (each gap a clearable interval); returns the number of groups."""
+    n = col.shape[0]
+    nw = R.shape[1]
+    si = np.empty(2 * n + 2, np.int64)
+    sj = np.empty(2 * n + 2, np.int64)
+    h = np.zeros(nw, np.uint64)
+    sp = 0
+    for s in range(seg_lo.shape[0]):
+        si[sp] = seg_lo[s]
+        sj[sp] = seg_hi[s]
+        sp += 1
+    g = 0
+    while sp > 0:
+        sp -= 1
+        i = si[sp]
+        j = sj[sp]
+        if i > j:
+            continue
+        # the end k of the group block of run i: k == j, or k+1..j clearable
+        k = -1
+        if mult[i] >= 2 and (i == j or _bit(R, i + 1, j)):
+            k = i
+        else:
+            for w in range(i >> 6, (j >> 6) + 1):
+                x = CH[i, w]
+                while x != U0 and k < 0:
+                    kk = w * 64 + _ctz(x)
+                    x &= x - U1
+                    if kk > j:
+                        break
+                    if kk == j or _bit(R, kk + 1, j):
+                        k = kk
+                if k >= 0:
+                    break
+        if k < 0:
+            raise ValueError("k_derive_rows: interval is not clearable")
+        if k < j:
+            si[sp] = k + 1
+            sj[sp] = j
+            sp += 1
+        grp[i] = g
+        cur = i
+        c = col[i]
+        while cur != k:
+            if k >= cur + 2 and col[k] == c and _bit(R, cur + 1, k - 1):
+                nxt = k
+            else:
+                _pair_ends(R, cm, c, cur, h)
+                nxt = -1
+                for w in range((cur + 2) >> 6, (k >> 6) + 1):
+                    x = h[w]
+                    while x != U0:
+                        m = w * 64 + _ctz(x)
+                        x &= x - U1
+                        if m < k and _bit(CH, m, k):
+                            nxt = m
+                            break
+                    if nxt >= 0:
+                        break
+                if nxt < 0:
+                    raise ValueError("k_derive_rows: broken chain")
+            si[sp] = cur + 1
+            sj[sp] = nxt - 1
+            sp += 1
+            grp[nxt] = g
+            cur = nxt
+        g += 1
+    return g

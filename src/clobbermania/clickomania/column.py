@@ -12,17 +12,30 @@ rules read: runs ``i..j`` are *clearable* when ``i == j`` and ``m_i >= 2``; or
 ``c_i == c_j`` and ``i+1..j-1`` is clearable (cSc: the two end runs meet and go together);
 or ``c_i == c_k == c_j`` with ``i+1..k-1`` and ``k+1..j-1`` clearable (cScSc); or
 ``i..j`` splits into two clearable parts (SS). (Four or more c's need no rule:
-``cScScSc = (cSc) S (cSc)``.) The table of all O(n^2) intervals is filled with bitsets:
-row ``i`` of the table as a bit vector over ``j`` and column ``j`` as one over ``i``, so
-that the SS rule for ``i..j`` is one AND of two bit vectors over the ``j - i`` split
-points, and the cScSc rule one AND of three (the third marks the runs of colour
-``c_i``). Each interval costs O((j - i) / w) word operations, ``w = 64``:
+``cScScSc = (cSc) S (cSc)``.)
 
-    **O(n^3 / w) time (O(n^3) on any word RAM) and O(n^2 / w) words of memory, for any
-    number of colours k**
+The table of all O(n^2) intervals is kept as bit vectors, one row ``R[i]`` a start run
+(bit j: ``i..j`` clearable), ``w = 64`` bits a word (:func:`_column_kernels.\
+k_clearable_rows`). In any derivation the run i is removed by one group whose runs are
+i = g_1 < ... < g_t = k, all of colour c_i, with every gap clearable; the *group block*
+``i..k`` is followed by a clearable rest. So, by decreasing i: the pair ends
+``H_i = {k : c_k = c_i, i+1..k-1 clearable}`` are row ``i+1`` shifted one bit and masked
+by colour c_i (one pass over the words); the chain ends ``CH[i]`` (runs that can meet
+run i, directly or through other runs of its colour: cSc, cScSc and longer groups) are
+``H_i`` joined with ``CH[m]`` for its members m; and ``R[i]`` joins ``{k} | R[k+1]``
+over the group block ends k (``i`` itself when it has two or more blocks, and
+``CH[i]``). A member already reached is skipped (if ``i..k`` is already known clearable,
+``R[k+1]`` is already inside ``R[i]``; likewise for chains), and the loops visit only
+unreached bits. Each row costs at most O(n) unions of O(n / w) words:
+
+    **O(n^3 / w) time in the worst case (O(n^3) on any word RAM), O(n^2 / w) words of
+    memory, for any number of colours k**
 
 (the paper's O(k n^3) tries a middle block of each colour; the colour mask makes the
-cScSc test one AND whatever k is).
+test one AND whatever k is). Thanks to the skipping, a row typically needs a handful of
+unions: random strings of 8000 groups take about 0.2 s, where the cell-by-cell CYK table
+(:func:`_column_kernels.k_clearable_table`: each interval an AND over its split points,
+also O(n^3 / w); kept as the cross-check) takes 10 s or more.
 
 **Optimization** (the most blocks removable). Claim: the optimum is the largest total
 size of disjoint clearable intervals. (a) In any play, the runs never removed split the
@@ -32,14 +45,16 @@ alone, so each stretch is clearable on its own. (b) Conversely, given disjoint c
 intervals, play their derivations (below); if a kept run meets a planned group of its
 colour, the two are one run from then on and go together (the planned click only grows;
 merged planned groups stay clickable once everything between their runs is gone), so at
-least the planned blocks go. With the interval table this is a DP over prefixes,
-``best[j+1] = max(best[j], max over clearable i..j of best[i] + size(i..j))``, reading
-each clearable interval once: O(n^2). The paper's Lemma 1 route costs O(k n^5); here
-**decision and optimization together cost O(n^3 / w + n^2)**, independent of k.
+least the planned blocks go. With the interval rows this is a DP over prefixes,
+``best[j+1] = max(best[j], max over clearable i..j of best[i] + size(i..j))``, run
+forward (:func:`_column_kernels.k_optimize_rows`), reading each clearable interval once:
+O(n^2). The paper's Lemma 1 route costs O(k n^5); here **decision and optimization
+together cost O(n^3 / w + n^2)**, independent of k.
 
 **Witness.** A derivation assigns every removed run to a *group*: a single run (two or
-more blocks), the two ends of cSc, or the three c's of cScSc (:func:`_column_kernels.\
-k_derive`). The groups are laminar, and everything between the runs of a group belongs to
+more blocks) or the runs of a chain (:func:`_column_kernels.k_derive_rows`: the group
+block of the first run, its chain hop by hop, then the rest; O(n^2)). The groups are
+laminar, and everything between the runs of a group belongs to
 groups nested there. The clicks are played by :func:`_column_kernels.k_execute`: a group
 is clicked as soon as its runs have merged into one run; when two runs of different
 groups meet they are one run and their groups are united (the naive post-order could
@@ -106,7 +121,7 @@ METHODS = ("grammar", "two-color", "brute")
 #: The longest string the brute force takes without a time limit.
 BRUTE_MAX_BLOCKS = 24
 _BRUTE_HARD_MAX = 1000
-#: The most groups the grammar DP takes (its tables: 3 n^2 bits, 150 MB at this size).
+#: The most groups the grammar DP takes (its rows: 2 n^2 bits, 100 MB at this size).
 GRAMMAR_MAX_GROUPS = 20_000
 
 _COMPLEXITY = {
@@ -315,14 +330,14 @@ def _grammar(p: ColumnPuzzle) -> ColumnResult:
     if n > GRAMMAR_MAX_GROUPS:
         raise UnsupportedError(f"the grammar DP takes at most {GRAMMAR_MAX_GROUPS:,} groups "
                                f"(its tables grow as n^2), and this puzzle has {n:,}")
-    A, B, Bm, cm = K.k_clearable_table(col, mult, k)
-    solvable = bool(K.k_clearable(A, 0, n - 1))
-    best, choice = K.k_optimize(mult, B)
+    R, CH, cm = K.k_clearable_rows(col, mult, k)
+    solvable = bool(K._bit(R, 0, n - 1))
+    best, choice = K.k_optimize_rows(mult, R)
     segs = _segments(choice)
     grp = np.full(n, -1, dtype=np.int64)
     lo = np.array([s[0] for s in segs], dtype=np.int64)
     hi = np.array([s[1] for s in segs], dtype=np.int64)
-    ng = K.k_derive(col, A, B, Bm, cm, lo, hi, grp)
+    ng = K.k_derive_rows(col, mult, R, CH, cm, lo, hi, grp)
     total = int(best[n])
     moves = _play(p, col, mult, grp, ng, total)
     proof = ("grammar S -> SS | cSc | cScSc (Theorem 2): the whole string is derivable"
