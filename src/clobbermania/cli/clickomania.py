@@ -33,6 +33,8 @@ clickomania.add_command(column_cmd)
 from .clickomania_solve import solve_cmd  # noqa: E402, I001
 clickomania.add_command(solve_cmd)
 # -- anchor: clickomania solve --
+from .clickomania_hardness import hardness_cmd  # noqa: E402, I001
+clickomania.add_command(hardness_cmd)
 # -- anchor: clickomania hardness --
 from .clickomania_value import value_cmd  # noqa: E402, I001
 clickomania.add_command(value_cmd)
