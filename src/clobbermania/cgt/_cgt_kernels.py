@@ -351,3 +351,110 @@ def simplify(L, R, tab, xs, opts, mkeys, mvals, mcount, stack, rstack, rstamp, r
             return np.sort(GL), np.sort(GR)
         Ls = np.unique(newL)
         Rs = np.unique(newR)
+
+
+# --- many games at once: sums and negatives known to game.py, and batch simplification ---
+# ``neg[g]`` is the id of -G once game.py has it (else -1); sums G + H (g <= h) found so far
+# are in the open-addressing table ``skeys``/``svals`` (key g << 32 | h, -1 empty).
+
+@njit(cache=True)
+def sum_get(skeys, svals, g, h):
+    """The id of G + H when known, else -1."""
+    if g > h:
+        g, h = h, g
+    key = (g << 32) | h
+    mask = skeys.shape[0] - 1
+    i = _slot(key, mask)
+    while True:
+        k = skeys[i]
+        if k == key:
+            return svals[i]
+        if k == EMPTY:
+            return np.int64(-1)
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def sum_put(skeys, svals, g, h, value):
+    """Enter G + H = value (the caller keeps the table at most half full)."""
+    if g > h:
+        g, h = h, g
+    key = (g << 32) | h
+    mask = skeys.shape[0] - 1
+    i = _slot(key, mask)
+    while skeys[i] != EMPTY and skeys[i] != key:
+        i = (i + 1) & mask
+    skeys[i] = key
+    svals[i] = value
+
+
+@njit(cache=True)
+def sum_rehash(skeys, svals, new_size):
+    nk = np.full(new_size, EMPTY, np.int64)
+    nv = np.zeros(new_size, np.int64)
+    mask = new_size - 1
+    for j in range(skeys.shape[0]):
+        key = skeys[j]
+        if key != EMPTY:
+            i = _slot(key, mask)
+            while nk[i] != EMPTY:
+                i = (i + 1) & mask
+            nk[i] = key
+            nv[i] = svals[j]
+    return nk, nv
+
+
+@njit(cache=True)
+def simplify_many(todo, ls, lopts, rs, ropts, tab, xs, opts, mkeys, mvals, mcount, stack,
+                  rstack, rstamp, rval, stampbox):
+    """:func:`simplify` of the games j with todo[j] != 0, game j having the options
+    lopts[ls[j]:ls[j+1]] and ropts[rs[j]:rs[j+1]]. Returns (flag, cls, copts, crs, cropts):
+    flag[j] = 2 for a game not done, 1 when all of game j's options are numbers (left to
+    the caller: the simplest number between, or a switch), else 0 and its canonical
+    options are copts[cls[j]:cls[j+1]] and cropts[crs[j]:crs[j+1]]."""
+    m = ls.shape[0] - 1
+    flag = np.zeros(m, np.int64)
+    cls = np.zeros(m + 1, np.int64)
+    crs = np.zeros(m + 1, np.int64)
+    copts = np.empty(lopts.shape[0], np.int64)
+    cropts = np.empty(ropts.shape[0], np.int64)
+    nl = 0
+    nr = 0
+    for j in range(m):
+        L = lopts[ls[j]:ls[j + 1]]
+        R = ropts[rs[j]:rs[j + 1]]
+        if todo[j] == 0:
+            flag[j] = 2
+            cls[j + 1] = nl
+            crs[j + 1] = nr
+            continue
+        numbers = True
+        for x in L:
+            if tab[x, 4] != 1:
+                numbers = False
+                break
+        if numbers:
+            for x in R:
+                if tab[x, 4] != 1:
+                    numbers = False
+                    break
+        if numbers:
+            flag[j] = 1
+        else:
+            GL, GR = simplify(L, R, tab, xs, opts, mkeys, mvals, mcount, stack, rstack,
+                              rstamp, rval, stampbox)
+            if nl + GL.shape[0] > copts.shape[0]:
+                bigger = np.empty(2 * copts.shape[0] + GL.shape[0], np.int64)
+                bigger[:nl] = copts[:nl]
+                copts = bigger
+            if nr + GR.shape[0] > cropts.shape[0]:
+                bigger = np.empty(2 * cropts.shape[0] + GR.shape[0], np.int64)
+                bigger[:nr] = cropts[:nr]
+                cropts = bigger
+            copts[nl:nl + GL.shape[0]] = GL
+            cropts[nr:nr + GR.shape[0]] = GR
+            nl += GL.shape[0]
+            nr += GR.shape[0]
+        cls[j + 1] = nl
+        crs[j + 1] = nr
+    return flag, cls, copts[:nl], crs, cropts[:nr]

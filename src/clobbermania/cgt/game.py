@@ -92,11 +92,18 @@ _RSTK = np.zeros((64, 4), np.int64)
 _RS = np.zeros(2048, np.int64)
 _RV = np.zeros(2048, np.int8)
 _STAMP = np.zeros(1, np.int64)
+# negatives and sums found so far, for kernels that assemble many options at once:
+# _NEG[g] = the id of -G or -1; sums in an open-addressing table (key g << 32 | h, g <= h)
+_NEG = np.full(1024, -1, np.int64)
+_SUM_START = 1 << 12
+_SK = np.full(_SUM_START, -1, np.int64)
+_SV = np.zeros(_SUM_START, np.int64)
+_SC = 0
 
 
 def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None) -> None:
     """Mirror game g (just interned) into the kernel arrays."""
-    global _T, _X, _O, _ofill, _fast, _STK, _RSTK, _RS, _RV
+    global _T, _X, _O, _ofill, _fast, _STK, _RSTK, _RS, _RV, _NEG
     if g >= _T.shape[0]:
         T = np.zeros((2 * _T.shape[0], 8), np.int64)
         T[:g] = _T[:g]
@@ -105,6 +112,7 @@ def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None)
         _T, _X = T, X
         _RS = np.concatenate((_RS, np.zeros_like(_RS)))   # stamps 0 are never current
         _RV = np.concatenate((_RV, np.zeros_like(_RV)))
+        _NEG = np.concatenate((_NEG, np.full_like(_NEG, -1)))
     if 2 * _birth[g] + 8 > _STK.shape[0]:
         _STK = np.zeros((4 * _birth[g] + 16, 4), np.int64)
         _RSTK = np.zeros((4 * _birth[g] + 16, 4), np.int64)
@@ -154,11 +162,15 @@ def clear_caches() -> None:
     >>> clear_caches(); (UP + UP).compare(UP)
     '>'
     """
-    global _MK, _MV
+    global _MK, _MV, _SK, _SV, _SC
     _le_memo.clear()
     _MK = np.full(_MEMO_START, -1, np.int64)
     _MV = np.zeros(_MEMO_START, np.int8)
     _MC[0] = 0
+    _NEG[:] = -1
+    _SK = np.full(_SUM_START, -1, np.int64)
+    _SV = np.zeros(_SUM_START, np.int64)
+    _SC = 0
     _sum_memo.clear()
     _neg_memo.clear()
     _canon_memo.clear()
@@ -468,7 +480,10 @@ def _canon(L: Iterable[int], R: Iterable[int]) -> int:
 
 def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
     kind = _kind
-    if all(kind[i] == 1 for i in Ls) and all(kind[i] == 1 for i in Rs):
+    # Clobber's options are never numbers but 0: look at one option before all of them
+    first = next(iter(Ls or Rs), None)
+    if (first is None or kind[first] == 1) and all(kind[i] == 1 for i in Ls) \
+            and all(kind[i] == 1 for i in Rs):
         a = max((_nus[i][0] for i in Ls), default=None)
         b = min((_nus[i][0] for i in Rs), default=None)
         if a is None or b is None or a < b:
@@ -529,7 +544,19 @@ def _neg(g: int) -> int:
             r = _intern([_neg(x) for x in _right[g]], [_neg(x) for x in _left[g]])
         _neg_memo[g] = r
         _neg_memo[r] = g
+        if _fast:
+            _NEG[g] = r
+            _NEG[r] = g
     return r
+
+
+def _sum_found(g: int, h: int, r: int) -> None:
+    """Record G + H = R for the kernels (see _NEG above)."""
+    global _SK, _SV, _SC
+    if 2 * (_SC + 1) > _SK.shape[0]:
+        _SK, _SV = _k.sum_rehash(_SK, _SV, 4 * _SK.shape[0])
+    _k.sum_put(_SK, _SV, g, h, r)
+    _SC += 1
 
 
 def _add(g: int, h: int) -> int:
@@ -543,17 +570,21 @@ def _add(g: int, h: int) -> int:
     if s is not None and t is not None:
         r = _nus_id(s[0] + t[0], s[1] + t[1], s[2] ^ t[2])
         _sum_memo[key] = r
+        if _fast:
+            _sum_found(g, h, r)
         return r
     gnum = s is not None and s[1] == 0 and s[2] == 0
     hnum = t is not None and t[1] == 0 and t[2] == 0
     if gnum or hnum:
         # number translation (Siegel II.3): x + G = {x + G^L | x + G^R} for G not a number,
         # and translating a canonical form by a number leaves it canonical
-        x, h = (g, h) if gnum else (h, g)
+        x, other = (g, h) if gnum else (h, g)
         if _nus[x][0] == 0:
-            return h
-        r = _intern([_add(x, y) for y in _left[h]], [_add(x, y) for y in _right[h]])
+            return other
+        r = _intern([_add(x, y) for y in _left[other]], [_add(x, y) for y in _right[other]])
         _sum_memo[key] = r
+        if _fast:
+            _sum_found(g, h, r)
         return r
     L: list[int] = []
     R: list[int] = []
@@ -563,6 +594,8 @@ def _add(g: int, h: int) -> int:
     R.extend(_add(g, x) for x in _right[h])
     r = _canon(L, R)
     _sum_memo[key] = r
+    if _fast:
+        _sum_found(g, h, r)
     return r
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..cgt._cgt_kernels import sum_get
+
 MAX_CELLS = 63   # the bits of a non-negative int64
 
 
@@ -268,12 +270,13 @@ def part_dag(h, w, b, wm, hkeys, hvals, limit):
     """Every part below the canonical part (h, w, b, wm) whose value is not yet known, with
     its options, children before parents.
 
-    Returns (n, keys, order, opt_start, side, ranges, refs): the new parts are local
+    Returns (n, keys, order, opt_start, side, ranges, refs, level): the new parts are local
     indices 0..n-1 (0 the root), ``keys[i]`` = (h, w, black, white); ``order`` lists them
     children first; the options of part i are opt_start[i]..opt_start[i+1]-1, option k
     being Black's when side[k] == 0, its parts refs[ranges[k, 0]:ranges[k, 1]] as rows
-    (ref, negated) with ref >= 0 a new part and ref < 0 the known value id -ref-1. n = -1
-    when more than ``limit`` new parts were met (nothing else is then valid)."""
+    (ref, negated) with ref >= 0 a new part and ref < 0 the known value id -ref-1;
+    ``level[i]`` is 0 for a part with no new part below it, else 1 + the greatest level of
+    one. n = -1 when more than ``limit`` new parts were met (nothing else is then valid)."""
     keys = np.empty((256, 4), np.int64)
     opt_start = np.zeros(1, np.int64)
     side = np.empty(1024, np.int64)
@@ -281,6 +284,7 @@ def part_dag(h, w, b, wm, hkeys, hvals, limit):
     refs = np.empty((2048, 2), np.int64)
     order = np.empty(256, np.int64)
     state = np.zeros(256, np.int64)          # 0 new, 1 expanded, 2 emitted
+    level = np.zeros(256, np.int64)          # 1 + the greatest level of a new child
     lmask = 1023
     lkeys = np.full((1024, 4), -1, np.int64)  # local table: key -> local index
     lidx = np.empty(1024, np.int64)
@@ -308,6 +312,12 @@ def part_dag(h, w, b, wm, hkeys, hvals, limit):
             order[norder] = p
             norder += 1
             sp -= 1
+            lv = 0
+            for o in range(ostart_of[p], oend_of[p]):
+                for r in range(ref_start[o], ref_start[o + 1] if o + 1 < nopt else nref):
+                    if refs[r, 0] >= 0:
+                        lv = max(lv, level[refs[r, 0]] + 1)
+            level[p] = lv
             continue
         state[p] = 1
         s, st, pr = part_options(keys[p, 0], keys[p, 1], keys[p, 2], keys[p, 3])
@@ -348,12 +358,13 @@ def part_dag(h, w, b, wm, hkeys, hvals, limit):
                     if q < 0:
                         if n >= limit:
                             return -1, keys, order, opt_start, side, \
-                                np.empty((0, 2), np.int64), refs
+                                np.empty((0, 2), np.int64), refs, level
                         q = n
                         n += 1
                         keys = _grown(keys, n)
                         state = _grown(state, n)
                         state[q] = 0
+                        level = _grown(level, n)
                         order = _grown(order, n)
                         ostart_of = _grown(ostart_of, n)
                         oend_of = _grown(oend_of, n)
@@ -383,4 +394,87 @@ def part_dag(h, w, b, wm, hkeys, hvals, limit):
             ranges[o2, 1] = ref_start[o + 1]
             o2 += 1
     opt_start[n] = o2
-    return n, keys[:n].copy(), order[:n].copy(), opt_start, side2, ranges, refs[:nref].copy()
+    return n, keys[:n].copy(), order[:n].copy(), opt_start, side2, ranges, refs[:nref].copy(), \
+        level[:n].copy()
+
+
+@njit(cache=True)
+def raw_options(batch, vals, opt_start, side, ranges, refs, neg, skeys, svals, zero):
+    """The options of parts ``batch`` (of a :func:`part_dag` listing, every new part below
+    them valued in ``vals``) as cgt ids, each option the sum of its parts' values.
+
+    Negatives and sums come from game.py's tables (``neg``, ``skeys``/``svals``); a part
+    needing one not found there is not ready. Returns (ready, ls, lopts, rs, ropts, req):
+    for ready[j] = 1, part batch[j]'s options are lopts[ls[j]:ls[j+1]] (Black's) and
+    ropts[rs[j]:rs[j+1]] (White's); ``req`` rows (0, g, 0) ask for -G, (1, g, h) for G + H.
+    An option without a live part is ``zero``."""
+    m = batch.shape[0]
+    ready = np.ones(m, np.int64)
+    ls = np.zeros(m + 1, np.int64)
+    rs = np.zeros(m + 1, np.int64)
+    total_opts = 0
+    for j in range(m):
+        p = batch[j]
+        total_opts += opt_start[p + 1] - opt_start[p]
+    lopts = np.empty(total_opts, np.int64)
+    ropts = np.empty(total_opts, np.int64)
+    req = np.empty((total_opts + 8, 3), np.int64)
+    nreq = 0
+    nl = 0
+    nr = 0
+    for j in range(m):
+        p = batch[j]
+        l0 = nl
+        r0 = nr
+        for o in range(opt_start[p], opt_start[p + 1]):
+            total = -1
+            ok = True
+            for r in range(ranges[o, 0], ranges[o, 1]):
+                ref = refs[r, 0]
+                v = vals[ref] if ref >= 0 else -ref - 1
+                if refs[r, 1]:
+                    v = neg[v]
+                    if v < 0:
+                        if nreq >= req.shape[0]:
+                            bigger = np.empty((2 * req.shape[0], 3), np.int64)
+                            bigger[:nreq] = req[:nreq]
+                            req = bigger
+                        req[nreq, 0] = 0
+                        req[nreq, 1] = vals[ref] if ref >= 0 else -ref - 1
+                        req[nreq, 2] = 0
+                        nreq += 1
+                        ok = False
+                        break
+                if total < 0 or total == zero:
+                    total = v
+                elif v != zero:
+                    t = sum_get(skeys, svals, total, v)
+                    if t < 0:
+                        if nreq >= req.shape[0]:
+                            bigger = np.empty((2 * req.shape[0], 3), np.int64)
+                            bigger[:nreq] = req[:nreq]
+                            req = bigger
+                        req[nreq, 0] = 1
+                        req[nreq, 1] = total
+                        req[nreq, 2] = v
+                        nreq += 1
+                        ok = False
+                        break
+                    total = t
+            if not ok:
+                ready[j] = 0
+                break
+            if total < 0:
+                total = zero                # every stone of the option is dead
+            if side[o] == 0:
+                lopts[nl] = total
+                nl += 1
+            else:
+                ropts[nr] = total
+                nr += 1
+        if ready[j] == 0:
+            nl = l0
+            nr = r0
+        ls[j + 1] = nl
+        rs[j + 1] = nr
+    return ready, ls, lopts[:nl], rs, ropts[:nr], req[:nreq]

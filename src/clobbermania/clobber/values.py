@@ -47,7 +47,14 @@ from ..cgt import Game
 from ..cgt import game as _cg
 from ..errors import ClobbermaniaError
 from ..stones import BLACK, WHITE, Board, Position, opponent
-from ._clobber_kernels import MAX_CELLS, canonical, known_put, part_dag, part_options
+from ._clobber_kernels import (
+    MAX_CELLS,
+    canonical,
+    known_put,
+    part_dag,
+    part_options,
+    raw_options,
+)
 
 __all__ = ["clobber_value", "value_result", "outcome", "ValueResult", "ValueTimeout",
            "component_values", "clear_cache", "cache_size"]
@@ -115,6 +122,14 @@ class _Clock:
         self.limit = limit
         self.deadline = None if limit is None else time.perf_counter() + limit
         self.count = 0
+
+    def advance(self, n: int) -> None:
+        """Count n parts searched at once and check the deadline."""
+        self.count += n
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise ValueTimeout(f"the value search ran out of its time limit of {self.limit:g} s "
+                               f"after {self.count:,} parts (values are exponential to compute; "
+                               "try 'clobber solve' for the outcome alone)")
 
     def tick(self) -> None:
         self.count += 1
@@ -187,50 +202,77 @@ def _dag_value(key: tuple[int, int, int, int], clock: _Clock) -> int | None:
     """The value id of a canonical part from its whole tree of unknown parts, listed by
     one kernel call (children first) and valued in that order; None when the tree is
     larger than the kernel's limit (the caller then recurses, checking the clock)."""
+    if not _cg._fast:
+        return None             # the cgt kernels are off (see cgt.game): recurse
     if clock.deadline is None:
         limit = _DAG_LIMIT
     else:
         left_s = clock.deadline - time.perf_counter()
         limit = int(max(0.0, left_s) * _DAG_PARTS_PER_SECOND) + 100
-    n, keys, order, opt_start, side, ranges, refs = part_dag(*key, _known_keys, _known_vals,
-                                                             limit)
+    n, keys, order, opt_start, side, ranges, refs, level = part_dag(
+        *key, _known_keys, _known_vals, limit)
     if n < 0:
         return None
-    opt_start = opt_start.tolist()
-    side = side.tolist()
-    ranges = ranges.tolist()
-    refs = refs.tolist()
-    order = order.tolist()
-    vals = [0] * n
-    neg, add, canon = _cg._neg, _cg._add, _cg._canon
-    zero = _ZERO_ID
-    done = 0
+    vals = np.full(n, -1, np.int64)
+    neg, add = _cg._neg, _cg._add
+    # level by level: a level's parts only need the values of lower ones
+    by_level = np.argsort(level, kind="stable")
+    bounds = np.searchsorted(level[by_level], np.arange(level.max() + 2)).tolist()
     try:
-        for p in order:
-            left: list[int] = []
-            right: list[int] = []
-            for o in range(opt_start[p], opt_start[p + 1]):
-                a, e = ranges[o]
-                total = zero
-                for r in range(a, e):
-                    ref, ng = refs[r]
-                    v = vals[ref] if ref >= 0 else -ref - 1
-                    if ng:
-                        v = neg(v)
-                    total = v if total == zero else add(total, v)
-                (right if side[o] else left).append(total)
-            vals[p] = canon(left, right)
-            done += 1
-            clock.tick()
+        for lv in range(len(bounds) - 1):
+            pending = by_level[bounds[lv]:bounds[lv + 1]]
+            while pending.shape[0]:
+                if not _cg._fast:
+                    return None     # the cgt kernels stood down meanwhile: recurse
+                ready, ls, lo, rs, ro, req = raw_options(
+                    pending, vals, opt_start, side, ranges, refs, _cg._NEG, _cg._SK, _cg._SV,
+                    _ZERO_ID)
+                for kind, a, b in req.tolist():       # negatives and sums not known yet
+                    if kind == 0:
+                        neg(a)
+                    else:
+                        add(a, b)
+                count = _value_batch(pending, ready, vals, ls, lo, rs, ro)
+                if count:
+                    clock.advance(count)
+                pending = pending[ready == 0]
     finally:
         # on a timeout too: the parts valued so far are kept for the next call
-        got = order[:done]
-        _known_add(keys[got], [vals[p] for p in got])
+        got = np.flatnonzero(vals >= 0)
+        vl = vals[got].tolist()
+        _known_add(keys[got], vl)
         memo = _int_memo
-        kl = keys.tolist()
-        for p in got:
-            memo[tuple(kl[p])] = vals[p]
-    return vals[0]
+        for k, v in zip(keys[got].tolist(), vl, strict=True):
+            memo[tuple(k)] = v
+    return int(vals[0])
+
+
+def _value_batch(pending: np.ndarray, ready: np.ndarray, vals: np.ndarray, ls: np.ndarray,
+                 lo: np.ndarray, rs: np.ndarray, ro: np.ndarray) -> int:
+    """Value the ready parts among ``pending`` from their raw options (``raw_options``'s
+    output): one kernel call simplifies them all, then cgt interns each result. Returns
+    how many were valued."""
+    cg = _cg
+    flag, cls, co, crs, cro = cg._k.simplify_many(
+        ready, ls, lo, rs, ro, cg._T, cg._X, cg._O, cg._MK, cg._MV, cg._MC, cg._STK,
+        cg._RSTK, cg._RS, cg._RV, cg._STAMP)
+    if cg._MC[0] * 2 > cg._MK.shape[0]:
+        cg._memo_room()
+    flag = flag.tolist()
+    cls, co, crs, cro = cls.tolist(), co.tolist(), crs.tolist(), cro.tolist()
+    canon, intern = cg._canon, cg._intern
+    count = 0
+    for j, p in enumerate(pending.tolist()):
+        f = flag[j]
+        if f == 2:
+            continue
+        if f == 1:          # options all numbers: cgt's closed form
+            v = canon(lo[ls[j]:ls[j + 1]].tolist(), ro[rs[j]:rs[j + 1]].tolist())
+        else:
+            v = intern(co[cls[j]:cls[j + 1]], cro[crs[j]:crs[j + 1]])
+        vals[p] = v
+        count += 1
+    return count
 
 
 def _grid_part_value(s: str, clock: _Clock) -> Game:
