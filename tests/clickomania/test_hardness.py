@@ -91,9 +91,9 @@ def test_witness_rejects_a_wrong_partition():
 
 
 @pytest.mark.parametrize("numbers", [(4, 4, 4, 4, 4, 6), (4, 4, 4, 6, 6, 6),
-                                     (5, 5, 5, 5, 5, 7)])
+                                     (5, 5, 5, 5, 5, 7), (4, 4, 4, 4, 4, 4, 4, 5, 6)])
 def test_smallest_no_instances_are_unsolvable_puzzles(numbers):
-    # the three no-instances with m = 2 and t <= 16
+    # the three no-instances with m = 2 and t <= 16, and one with m = 3 (6 fits no triple)
     assert find_3partition(numbers) is None
     r = solve_clickomania(from_3partition(numbers).board, time_limit=60)
     assert r.exact and r.solvable is False
