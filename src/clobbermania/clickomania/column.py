@@ -125,7 +125,8 @@ _BRUTE_HARD_MAX = 1000
 GRAMMAR_MAX_GROUPS = 20_000
 
 _COMPLEXITY = {
-    "grammar": "O(n^3/w) decision and optimization (w = 64, n runs), any number of colours",
+    "grammar": "O(n^3/w) worst case, decision and optimization (w = 64, n groups), any "
+               "number of colours",
     "two-color": "O(n) decision and clearing sequence; O(n log n) optimization when not "
                  "solvable",
     "brute": "exponential (exhaustive search with memo)",
