@@ -516,6 +516,7 @@ def _warm() -> None:
         _WARM.append(True)
         for method in ("grammar", "two-color"):
             solve_column("1221", method)
+            solve_column("12", method)  # the unsolvable paths
 
 
 def is_solvable(puzzle: str | Board | ColumnPuzzle | Sequence[int]) -> bool:
