@@ -66,20 +66,24 @@ def main() -> None:
         print(f"{','.join(map(str, a))} | {p['m']} {p['t']} {p['scale']} | {p['rows']} "
               f"{p['blocks']} | {t_build:.4f} | {t_cert:.4f} ({'yes' if tri else 'no'}) | "
               f"{wit} | {verdict}, {r.nodes:,} nodes, {r.seconds:.2f} s")
-    n = mism = 0
-    t0 = time.perf_counter()
-    for t in range(6, args.t_max + 1):
-        vals = [v for v in range(1, t) if 4 * v > t and 2 * v < t]
-        for combo in itertools.combinations_with_replacement(vals, 6):
-            if sum(combo) != 2 * t:
-                continue
-            n += 1
-            r = solve_clickomania(from_3partition(combo).board, time_limit=args.solver_limit)
-            if not r.exact or r.solvable != (find_3partition(combo) is not None):
-                mism += 1
-                print("MISMATCH or undecided:", combo)
-    print(f"m = 2, t <= {args.t_max}: {n} instances, {mism} mismatches "
-          f"({time.perf_counter() - t0:.1f} s)")
+    for scale, label in ((None, "K = 2m - 1 (proved)"), (1, "K = 1 (unscaled, not proved)")):
+        n = mism = n_no = 0
+        t0 = time.perf_counter()
+        for t in range(6, args.t_max + 1):
+            vals = [v for v in range(1, t) if 4 * v > t and 2 * v < t]
+            for combo in itertools.combinations_with_replacement(vals, 6):
+                if sum(combo) != 2 * t:
+                    continue
+                n += 1
+                yes = find_3partition(combo) is not None
+                n_no += not yes
+                r = solve_clickomania(from_3partition(combo, scale).board,
+                                      time_limit=args.solver_limit)
+                if not r.exact or r.solvable != yes:
+                    mism += 1
+                    print("MISMATCH or undecided:", combo)
+        print(f"{label}, m = 2, t <= {args.t_max}: {n} instances ({n_no} no-instances), "
+              f"{mism} mismatches ({time.perf_counter() - t0:.1f} s)")
 
 
 if __name__ == "__main__":

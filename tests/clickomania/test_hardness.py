@@ -156,3 +156,18 @@ def test_cli_no_instance_and_errors(capsys):
     assert d["solver"]["exact"] and d["solver"]["solvable"] is False
     code, out, err = run_cli(capsys, "clickomania", "hardness", "3partition", "1,2,3")
     assert code == 2 and err.startswith("error: the number 1") and "Traceback" not in err
+
+
+def test_scale_option():
+    a = [4, 4, 5, 4, 4, 5]
+    small = from_3partition(a, scale=1)
+    assert small.parameters["proven"] is False and from_3partition(a).parameters["proven"]
+    assert small.board.height < from_3partition(a).board.height
+    r = reduce_3partition(a, scale=1)
+    assert r.verified and replay(r.board, r.moves)[-1].is_cleared
+    # the unscaled no-instance is unsolvable too (an observation the benchmark extends)
+    assert solve_clickomania(from_3partition([4, 4, 4, 4, 4, 6], scale=1).board,
+                             time_limit=60).solvable is False
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(NotationError, match="scale"):
+            from_3partition(a, scale=bad)

@@ -90,9 +90,11 @@ order k_1, k_2, ..., k_m, at S = t, 2t, ..., mt; the items removed between the c
 of k_(j-1) and k_j (one at a time, by (3)) sum to t, so there are three of them (the
 strong bounds), and these m triples are a 3-partition.
 
-Remarks. The puzzle has exactly five colours and two columns. The scale K is what the
-proof needs (for m = 1 no scaling); on the instances the tests try, the exact solver also
-finds the unscaled puzzle (K = 1) correct, but that is an observation, not a theorem.
+Remarks. The puzzle has exactly five colours and two columns. The scale K = 2m - 1 is
+what the proof needs (for m = 1 no scaling); ``from_3partition(..., scale=1)`` builds the
+unscaled puzzle, about 2m times shorter, which the exact solver finds correct on every
+instance with m = 2 and t <= 20 (benchmarks/clickomania_hardness.py), an observation,
+not a theorem.
 
 >>> c = from_3partition([2, 2, 2])
 >>> c.board.width, c.board.height, c.parameters["scale"], c.board.text()
@@ -278,16 +280,25 @@ def _w_color(i: int) -> int:
     return INERT_1 if i % 2 == 0 else INERT_2
 
 
-def from_3partition(numbers: str | Iterable[int]) -> Construction:
+def from_3partition(numbers: str | Iterable[int], scale: int | None = None) -> Construction:
     """The two-column, five-colour puzzle of a 3-partition instance (module docstring).
+
+    ``scale`` is K; the default 2m - 1 (1 when m = 1) is what the theorem's proof needs,
+    and ``parameters["proven"]`` says whether the chosen K is covered by it. A smaller K
+    gives a smaller puzzle whose intended witness still clears it (experiments only).
 
     >>> c = from_3partition([4, 4, 5, 4, 4, 5])
     >>> c.parameters["scale"], c.parameters["t"], c.board.height, c.board.n_blocks
     (3, 13, 170, 217)
+    >>> from_3partition([4, 4, 5, 4, 4, 5], scale=1).parameters["proven"]
+    False
     """
     a, m, t = check_3partition(numbers)
     n = 3 * m
-    k = max(1, 2 * m - 1)
+    needed = max(1, 2 * m - 1)
+    k = needed if scale is None else scale
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise NotationError(f"the scale must be a positive integer, not {scale!r}")
     left: list[int] = []
     word: list[int] = []
     parts: list[tuple[str, int, int]] = []  # (name, first height, length) in L
@@ -332,6 +343,7 @@ def from_3partition(numbers: str | Iterable[int]) -> Construction:
     gadgets += [{"name": name, "column": "b", "rows": rows(h0, ln)} for name, h0, ln in rparts]
     params = {
         "columns": 2, "colors": 5, "m": m, "t": t, "n": n, "scale": k,
+        "proven": k >= needed,
         "rows": height, "blocks": board.n_blocks,
         "item_blocks": [k * x for x in a], "spacer_length": k * t + 1,
         "base_length": base, "word_length": len(word),
@@ -345,9 +357,11 @@ def from_3partition(numbers: str | Iterable[int]) -> Construction:
 
 
 def witness_from_partition(numbers: str | Iterable[int],
-                           triples: Sequence[Sequence[int]]) -> list[str]:
+                           triples: Sequence[Sequence[int]],
+                           scale: int | None = None) -> list[str]:
     """The click sequence that clears ``from_3partition(numbers).board``, from a
-    3-partition given as triples of values (as :func:`find_3partition` returns).
+    3-partition given as triples of values (as :func:`find_3partition` returns), for the
+    puzzle of the same ``scale``.
 
     >>> moves = witness_from_partition([2, 2, 2], [[2, 2, 2]])
     >>> moves
@@ -356,7 +370,7 @@ def witness_from_partition(numbers: str | Iterable[int],
     True
     """
     a, m, t = check_3partition(numbers)
-    c = from_3partition(a)
+    c = from_3partition(a, scale)
     board = c.board
     n = 3 * m
     k = c.parameters["scale"]
@@ -399,17 +413,18 @@ def _verify(board: Board, moves: list[str]) -> bool:
     return replay(board, moves)[-1].is_cleared
 
 
-def reduce_3partition(numbers: str | Iterable[int],
-                      time_limit: float | None = 10.0) -> HardnessResult:
+def reduce_3partition(numbers: str | Iterable[int], time_limit: float | None = 10.0,
+                      scale: int | None = None) -> HardnessResult:
     """Build the puzzle of a 3-partition instance, search a 3-partition (exactly, within
     ``time_limit`` seconds), and from it the clearing click sequence, replayed.
+    ``scale`` as in :func:`from_3partition`.
 
     >>> r = reduce_3partition([4, 4, 4, 4, 4, 6])
     >>> r.certificate, r.certificate_known, r.moves
     (None, True, None)
     """
     t0 = time.perf_counter()
-    c = from_3partition(numbers)
+    c = from_3partition(numbers, scale)
     a = c.instance["numbers"]
     known = True
     try:
@@ -419,7 +434,7 @@ def reduce_3partition(numbers: str | Iterable[int],
     moves = None
     verified = False
     if triples is not None:
-        moves = witness_from_partition(a, triples)
+        moves = witness_from_partition(a, triples, scale)
         verified = _verify(c.board, moves)
         if not verified:  # pragma: no cover - the theorem says this cannot happen
             raise AssertionError("the witness built from the 3-partition did not clear")
