@@ -171,3 +171,13 @@ def test_scale_option():
     for bad in (0, -2, 1.5, True):
         with pytest.raises(NotationError, match="scale"):
             from_3partition(a, scale=bad)
+
+
+def test_cli_text_and_svg(capsys, tmp_path):
+    svg = tmp_path / "w.svg"
+    code, out, err = run_cli(capsys, "clickomania", "hardness", "3partition", "2,2,2",
+                             "--svg", str(svg))
+    assert code in (0, None) and err == ""
+    assert "witness (7 clicks" in out and "a5 a8 a11 a9 b11 a10 a11" in out
+    text = svg.read_text()
+    assert text.startswith("<svg") and text.count('<g class="board"') == 8

@@ -19,8 +19,8 @@ STRIP_LIMIT = 120
 @click.argument("kind", type=click.Choice(["3partition"], case_sensitive=False))
 @click.argument("instance")
 @click.option("--time-limit", type=float, metavar="S", default=10.0, show_default=True,
-              help="Seconds for the exact search of a certificate (a 3-partition or a "
-                   "satisfying assignment), and, separately, for --solve.")
+              help="Seconds for the exact search of a certificate (a 3-partition), "
+                   "and, separately, for --solve.")
 @click.option("--solve", "run_solver", is_flag=True,
               help="Also run the exact Clickomania solver on the puzzle (exponential: for "
                    "small instances).")
@@ -82,7 +82,7 @@ def hardness_cmd(kind, instance, time_limit, run_solver, as_json, svg_file) -> N
         click.echo(f"  {g['name']}: column {g['column']}, rows {g['rows'][0]}-{g['rows'][1]}")
     if len(result.construction.gadgets) > 40:
         click.echo(f"  ... {len(result.construction.gadgets) - 40} more parts")
-    name = "3-partition" if kind == "3partition" else "satisfying assignment"
+    name = "3-partition"
     if result.certificate is not None:
         click.echo(f"{name}: {result.certificate}")
         shown = " ".join(result.moves[:SHOWN_MOVES])
