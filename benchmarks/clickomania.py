@@ -185,9 +185,13 @@ def _load(name: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    # -h after --only SECTION is the section's own help
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False)
     ap.add_argument("--only", choices=SECTIONS, help="Run one section.")
     args, rest = ap.parse_known_args(argv)
+    if not args.only and {"-h", "--help"} & set(rest):
+        ap.print_help()
+        return 0
     if rest and not args.only:
         ap.error(f"options {' '.join(rest)} belong to one section: give --only SECTION")
     sections = [args.only] if args.only else list(SECTIONS)
