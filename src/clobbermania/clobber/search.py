@@ -60,7 +60,7 @@ KERNEL_FIRST_NODES = 3_000_000
 #: Sums of rows of more stones than this get only ROW_KERNEL_NODES bitboard nodes before
 #: the row-sum search (:mod:`.rowsum`) takes over.
 ROW_KERNEL_STONES = 30
-ROW_KERNEL_NODES = 200_000
+ROW_KERNEL_NODES = 20_000
 #: The row-sum search replaces rows of at most this many stones by their values (16: the
 #: best of 14 / 16 / 18 / 20 on the MCGS random 50-stone rows and on (xo)^n).
 ROW_SMALL = 16
@@ -164,7 +164,9 @@ class _Engine:
         self.cols = board.cols if board.is_grid else 0
         self.row0 = np.uint64((1 << self.cols) - 1 if self.cols else 0)
         self.max_bits = _MAX_TT_BITS if tt_bits is None else tt_bits
-        bits = min(self.max_bits, _FIRST_TT_BITS) if tt_bits is None else tt_bits
+        # (a start of 12 squares or fewer: a few hundred nodes, 2^12 entries are plenty)
+        first = _FIRST_TT_BITS if stones > 12 else 12
+        bits = min(self.max_bits, first) if tt_bits is None else tt_bits
         self.tt = self._table(bits)
         self.stats = np.zeros(4, np.int64)   # nodes, hits, winning move (src, dst)
         self.chunk = 1 << bits
