@@ -20,8 +20,12 @@ number-up-star comparisons (Siegel II.4), memoised in an open-addressing hash ta
 options, bypass reversible ones (Left's A with some ``A^R <= G`` is replaced by the left
 options of that ``A^R``; Right's mirror), until neither applies. Comparisons of the
 not-yet-canonical ``G = {GL | GR}`` with table games use the definition directly, memoised
-per round. ``tests/cgt/test_kernels.py`` holds every kernel equal to the plain Python
-definitions in ``game.py`` on random games.
+per round (an array indexed by game, stamped with the round). :func:`simplify_many` runs
+it over a batch of games in one call; :func:`sum_get` reads the sums game.py has found
+(with ``game._NEG``, the negatives), so that a caller can assemble options in a kernel.
+Recursions run on explicit stacks: numba cannot cache recursive functions (numba issue
+6061: the cached code crashes). ``tests/cgt/test_kernels.py`` holds every kernel equal to
+the plain Python definitions in ``game.py`` on random games.
 
 >>> from clobbermania.cgt import Game
 >>> Game.from_options(["^", "*"], ["v", "*"]).compare("{^,*|v,*}")

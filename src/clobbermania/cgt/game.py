@@ -23,6 +23,12 @@ recursive definition (``G <= H`` iff no ``G^L >= H`` and no ``H^R <= G``) with t
 avoidance theorem (a number's own options need not be tried against a non-number) and are
 memoised by id pair.
 
+The table is mirrored into flat arrays, and comparison and canonical simplification run in
+numba kernels (:mod:`._cgt_kernels`) while every number met so far is exactly a float
+(dyadic rationals with at most 53 significant bits); past that, the plain Python code
+below (:func:`_le_plain`, :func:`_simplify_plain`), which the kernels are tested against,
+takes over for the rest of the process, equally exact.
+
 >>> from clobbermania.cgt import Game, UP, STAR
 >>> Game.from_options([0], [UP]) is UP + UP + STAR
 True

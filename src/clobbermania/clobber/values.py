@@ -24,6 +24,18 @@ again:
 A part in which neither colour can move is 0 (a lone stone, a one-coloured group); the
 search gets that for free as ``{ | } = 0``.
 
+A grid part of at most 63 squares is valued in three steps, each a numba kernel call:
+``part_dag`` lists every part below it whose value is not yet known (once each, by its
+canonical key; a known part stands for its value), children before parents and grouped
+by level (a part's level is one more than its highest new child's); then, level by level,
+``raw_options`` assembles every option's value from the values below (a sum of parts,
+each maybe negated; sums and negatives cgt has not met yet are asked of cgt and the level
+retried), and cgt's ``simplify_many`` kernel (:mod:`clobbermania.cgt._cgt_kernels`) puts
+all of the level's games in canonical form at once, cgt interning each result. Python
+thus runs a few calls per level instead of a few per part. A tree larger than the
+kernel's limit, or any part when cgt's kernels are off, goes to the plain recursion part
+by part (which checks the clock often).
+
 >>> print(clobber_value(Position.from_string("xxo")), clobber_value(Position.from_string("xoxox")))
 ^ {*|v}
 >>> r = value_result(Position.from_string("xo/ox"))
