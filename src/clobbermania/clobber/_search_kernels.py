@@ -352,9 +352,10 @@ def tt_store(tkey1, tkey2, tval, twork, a, b, val, work):
 @njit(cache=True)
 def _order(me, opp, nbr, src, dst, keys, order, n):
     """Write the n moves' search order into ``order`` (best first: fewest replies for the
-    opponent, then most moves for us; an insertion sort in place, as n is small and a
-    node must not allocate); return the index of a move leaving the opponent without a
-    move, else -1."""
+    opponent; an insertion sort in place, as n is small and a node must not allocate);
+    return the index of a move leaving the opponent without a move, else -1. (Both
+    players have one move per edge joining a black and a white stone, so "most moves for
+    us" would break no tie: it is not counted.)"""
     for i in range(n):
         s = U1 << np.uint64(src[i])
         d = U1 << np.uint64(dst[i])
@@ -363,11 +364,10 @@ def _order(me, opp, nbr, src, dst, keys, order, n):
         om = count_moves(nopp, nme, nbr)
         if om == 0:
             return i
-        k = om * 64 - count_moves(nme, nopp, nbr)
-        keys[i] = k
+        keys[i] = om
         # insert i among the sorted order[0:i] (stable: equal keys keep square order)
         j = i
-        while j > 0 and keys[order[j - 1]] > k:
+        while j > 0 and keys[order[j - 1]] > om:
             order[j] = order[j - 1]
             j -= 1
         order[j] = i
