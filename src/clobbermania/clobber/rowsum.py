@@ -15,7 +15,8 @@ the search keeps it as one:
 * the sum is simplified at every node: components that cannot move are dropped (a row of
   one colour, a value 0); values of the form number + ups + nimber are added into one
   (their tags add without recursion); a component and its negative cancel (``G + (-G) =
-  0``: a value and its negative, a row and its colour swap);
+  0``: a value and its negative, a row and its colour swap; a component equal to its own
+  negative, like ``*`` or ``(xo)^n``, cancels a copy of itself);
 * only Left (``x``) is ever to move: Right to move on S is Left to move on -S (rows
   colour-swapped, values negated), so both players share one table, keyed by the sorted
   row strings (each the least of itself and its reversal) and the sorted value ids;
@@ -23,10 +24,12 @@ the search keeps it as one:
   Left moving first wins ``G`` unless ``G <= 0`` and wins ``G + H`` unless ``G <= -H``
   (Siegel, *Combinatorial Game Theory*, I.1); three or more values are searched on.
 
-The search is plain negamax over the components' moves (Left's moves on a row string are
-those of :meth:`Position.moves <clobbermania.stones.Position.moves>`, held equal by
-tests/test_rowsum.py), identical components' moves tried once, moves into a component of
-the form above counted as one.
+The search is negamax over the components' moves (Left's moves on a row string are those
+of :meth:`Position.moves <clobbermania.stones.Position.moves>`, held equal by
+tests/test_rowsum.py); a repeated component's moves are tried once, and two moves of a
+row leaving the same parts are one option. At each node every child is built first: one
+that the table or a comparison already shows lost for the opponent wins at once
+(enhanced transposition cutoff); the others are searched fewest opponent moves first.
 
 >>> s = RowSumSearch()
 >>> s.wins_first(["xoxoxo"], "black"), s.wins_first(["xoxo"], "black")
@@ -44,7 +47,7 @@ from ..cgt import Game
 from ..errors import ClobbermaniaError
 from ..stones import BLACK, Position, color_from_name
 
-__all__ = ["RowSumSearch", "RowSumTimeout", "left_row_moves"]
+__all__ = ["RowSumSearch", "RowSumTimeout", "left_row_moves", "canonical_row", "negative_row"]
 
 _SWAP = str.maketrans("xo", "ox")
 ZERO = Game(0)
