@@ -168,6 +168,24 @@ def test_three_and_four_colour_columns_against_brute_force():
         assert partizan_value(b) is plain_value(b), word
 
 
+def test_separators_against_brute_force():
+    # fact 4: blocks (one column) and columns (several) of colours met once split the board
+    rng = random.Random(11)
+    for _ in range(60):
+        b = random_board(rng, rng.randint(1, 3), rng.randint(2, 4), 2)
+        cols = [list(c) for c in b.columns]
+        lone = [7] if rng.random() < 0.5 else [8, 9][:rng.randint(1, 2)]
+        cols.insert(rng.randint(0, len(cols)), lone)
+        wide = Board.from_columns(cols, max(b.height, 2), len(cols))
+        word = [rng.randrange(2) for _ in range(rng.randint(2, 9))]
+        for extra in (4, 5):
+            word.insert(rng.randint(0, len(word)), extra)
+        tall = Board.from_columns([word], len(word))
+        for x in (wide, tall):
+            assert grundy_value(x) == plain_grundy(x), x
+            assert partizan_value(x) is plain_value(x), x
+
+
 def test_hand_checked_values():
     # 00: Left clicks to the empty board: {0|} = 1; 11 is -1; 0011: {-1|1} = 0
     assert str(partizan_value("00")) == "1" and str(partizan_value("11")) == "-1"
