@@ -114,23 +114,53 @@ def patterns(vals: dict, rows: list[dict]) -> None:
     print()
 
 
+FAMILIES = {"(2,1)^k": (2, 1), "(2,1,1)^k": (2, 1, 1), "(2,2,1)^k": (2, 2, 1),
+            "(2,1,2)^k": (2, 1, 2), "(2)^k": (2,)}
+
+
+def families(kmax: int) -> None:
+    print(f"## Families of columns, k = 1..{kmax}\n")
+    print("Run lengths from the bottom, colours alternating, the bottom run of colour 0 "
+          "(Left's); `(2)^k` is the proved long-run family.\n")
+    print("| family | Grundy values | partizan values | seconds |")
+    print("|---|---|---|---|")
+    for name, runs in FAMILIES.items():
+        t0 = time.perf_counter()
+        gs, vs = [], []
+        for k in range(1, kmax + 1):
+            col, c = [], 0
+            for n in runs * k:
+                col += [c] * n
+                c ^= 1
+            b = Board.from_columns([col], len(col))
+            gs.append(str(grundy_value(b)))
+            vs.append(str(partizan_value(b)))
+        print(f"| {name} | {', '.join(gs)} | {', '.join(vs)} | "
+              f"{time.perf_counter() - t0:.1f} |")
+    print()
+
+
 def rectangles(sizes) -> None:
     print("## Full two-colour rectangles (every colouring)\n")
     print("| rows x cols | boards | numbers | number + * | other | hot (temperature > 0) "
-          "| first hot | largest Grundy | seconds |")
+          "| the other values (up to sign) | largest Grundy | seconds |")
     print("|---|---|---|---|---|---|---|---|---|")
     for h, w in sizes:
         t0 = time.perf_counter()
-        kinds, hot, gmax = Counter(), [], 0
+        kinds, hot, gmax, others = Counter(), 0, 0, set()
         for t in itertools.product((0, 1), repeat=h * w):
             b = Board.from_columns([t[i * h:(i + 1) * h] for i in range(w)], h)
             v = partizan_value(b)
             gmax = max(gmax, grundy_value(b))
             kinds[kind(v)] += 1
-            if v.temperature > 0:
-                hot.append(f"`{b.text()}` = `{v}`")
+            hot += v.temperature > 0
+            if kind(v) == "other":
+                # one of v, -v: the one with the positive mean (or not written negative)
+                up = v.mean > 0 or (v.mean == 0 and not str(v).startswith(("v", "-")))
+                others.add(v if up else -v)
         print(f"| {h} x {w} | {2 ** (h * w)} | {kinds['number']} | {kinds['number*']} | "
-              f"{kinds['other']} | {len(hot)} | {hot[0] if hot else '-'} | {gmax} | "
+              f"{kinds['other']} | {hot} | "
+              f"{', '.join(f'`{g}`' for g in sorted(others, key=str)) or '-'} | {gmax} | "
               f"{time.perf_counter() - t0:.1f} |")
     print()
 
@@ -168,6 +198,7 @@ def main() -> None:
     args = ap.parse_args()
     data = column_table(args.max_blocks)
     patterns(data["vals"], data["rows"])
+    families(8 if args.quick else 12)
     if args.quick:
         rectangles([(2, 2), (2, 3), (3, 3)])
         random_boards([(4, 4, 3), (5, 5, 3)], 5, args.limit)
