@@ -160,6 +160,7 @@ def xo_family(limit: float) -> None:
     while True:
         p = Position.from_string("xo" * n)
         t0 = time.perf_counter()
+        c0 = time.process_time()
         search._LAST_ENGINE.clear()
         search._LAST_SUM.clear()
         rs = []
@@ -167,14 +168,15 @@ def xo_family(limit: float) -> None:
             left = limit - (time.perf_counter() - t0)
             rs.append(search.solve_sum([p], f, time_limit=max(left, 0.001)))
         t = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         if any(r.winner is None for r in rs):
             print(f"   n = {n}: not decided in {limit:g} s; largest n decided: {n - 1}")
             return
         first_wins = all(r.winner == r.first for r in rs)
         ok = first_wins == (n != 3)
         print(f"   n = {n}: {'first player wins' if first_wins else 'not N'} "
-              f"({'as the theorem says' if ok else 'CONTRADICTS THE THEOREM'}), {t:.2f} s",
-              flush=True)
+              f"({'as the theorem says' if ok else 'CONTRADICTS THE THEOREM'}), "
+              f"{cpu:.2f} s CPU ({t:.2f} s wall; {rs[0].proof})", flush=True)
         n += 1
 
 
