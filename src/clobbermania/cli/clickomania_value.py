@@ -62,7 +62,7 @@ def value_cmd(board, variant, left_colors, time_limit, as_json) -> None:
     a canonical game in CGSuite syntax with its outcome: L (Left wins), R (Right wins),
     N (the player to move wins), P (the player to move loses). --impartial: either player
     clicks any group; the value is a nimber *n (0: the player to move loses).
-    BOARD: rows top to bottom separated by '/', colours 0-9 a-z, '.' empty, or a file
+    BOARD_OR_FILE: rows top to bottom separated by '/', colours 0-9 a-z, '.' empty, or a file
     holding one board; '-' reads standard input. A row like 00110 plays the same game as
     the column 0/0/1/1/0.
 
