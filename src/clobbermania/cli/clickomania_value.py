@@ -56,7 +56,7 @@ def _parse_colors(text: str | None) -> list[int] | None:
                    "exit 0); values are exponential to compute.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def value_cmd(board, variant, left_colors, time_limit, as_json) -> None:
-    """The value of BOARD in two-player Clickomania (normal play: who cannot click loses).
+    """The value of a board in two-player Clickomania (normal play: who cannot click loses).
 
     --partizan (default): each player clicks only groups of their own colours; the value is
     a canonical game in CGSuite syntax with its outcome: L (Left wins), R (Right wins),
