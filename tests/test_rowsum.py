@@ -137,3 +137,7 @@ def test_solve_sum_sends_long_rows_to_the_row_search():
     assert r.winner == "black"           # (xo)^3 = 0 (P), plus *: the first player wins
     r = solve_outcome(Position.from_string("x" * 40 + "o"), "black")
     assert r.winner == "black" and r.winning_moves == ("an1-ao1",)
+    # a column of 34 stones: the same game as the row
+    col = Position.from_string("/".join("xo" * 17))
+    r = solve_sum([col], "black")
+    assert r.winner == "black" and r.proof.startswith("row-sum")
