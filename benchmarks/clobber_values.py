@@ -33,6 +33,18 @@ from clobbermania.clobber.values import ValueTimeout, clear_cache, clobber_value
 from clobbermania.stones import Position
 
 
+def warm_kernels() -> None:
+    """Load the numba kernels that a small board may not reach (the growth of the memo
+    tables), so that no timing below includes loading them."""
+    import numpy as np
+
+    from clobbermania.cgt import game as core
+
+    keys, vals = np.full(8, -1, np.int64), np.zeros(8, np.int8)
+    core._k.rehash(keys, vals, 16)
+    core._k.sum_rehash(np.full(8, -1, np.int64), np.zeros(8, np.int64), 16)
+
+
 def conjectured(n: int) -> Game:
     return Game("^") * ((n + 1) // 2)
 
@@ -195,6 +207,7 @@ def main() -> None:
     # small board that goes through every kernel; the caches are cleared before each timing
     clobber_value(Position.checkerboard(3, 3))
     (clobber_value(Position.from_string("xxo/oox/xo.")) + Game("^*")).compare("*")
+    warm_kernels()
     if args.budget > 0:
         push_conjecture(args.budget)
     compare(args.random, not args.no_pycgt, args.seed, args.holes, args.full)

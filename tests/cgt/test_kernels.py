@@ -50,6 +50,7 @@ def test_le_kernel_equals_plain_definition(seed):
     assert G._fast
     for a in games:
         for b in games:
+            G._flush()
             k = G._k.le(G._T, G._X, G._O, G._MK, G._MV, G._MC, G._STK, a.id, b.id)
             assert k == G._le_plain(a.id, b.id), (a, b)
 
@@ -96,6 +97,7 @@ def test_full_memo_stays_exact(monkeypatch):
     games = pool(5, 30)
     for a in games:
         for b in games:
+            G._flush()
             k = G._k.le(G._T, G._X, G._O, G._MK, G._MV, G._MC, G._STK, a.id, b.id)
             assert k == G._le_plain(a.id, b.id)
     assert G._MC[0] <= 6

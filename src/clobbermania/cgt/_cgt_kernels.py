@@ -408,14 +408,76 @@ def sum_rehash(skeys, svals, new_size):
     return nk, nv
 
 
+# --- the intern table, mirrored: canonical option lists -> id --------------------------
+# ``ikeys[i]`` = a hash of a game's sorted left and right option lists (-1 empty), ``ivals[i]``
+# its id; a hit is confirmed against the game's options in ``tab``/``opts``.
+
+@njit(cache=True)
+def _options_hash(L, R):
+    k = np.uint64(0x243F6A8885A308D3)
+    for x in L:
+        k = (k ^ np.uint64(x)) * _MIX
+        k ^= k >> np.uint64(29)
+    k = (k ^ np.uint64(0xFFFFFFFF)) * _MIX          # the bar between the sides
+    for x in R:
+        k = (k ^ np.uint64(x)) * _MIX
+        k ^= k >> np.uint64(29)
+    return np.int64(k & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@njit(cache=True)
+def _same_options(tab, opts, g, L, R):
+    if tab[g, 1] != L.shape[0] or tab[g, 3] != R.shape[0]:
+        return False
+    s = tab[g, 0]
+    for i in range(L.shape[0]):
+        if opts[s + i] != L[i]:
+            return False
+    s = tab[g, 2]
+    for i in range(R.shape[0]):
+        if opts[s + i] != R[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def intern_get(tab, opts, ikeys, ivals, L, R):
+    """The id of the game with sorted option lists L and R, or -1 if none yet."""
+    key = _options_hash(L, R)
+    mask = ikeys.shape[0] - 1
+    i = _slot(key, mask)
+    while ikeys[i] != EMPTY:
+        if ikeys[i] == key and _same_options(tab, opts, ivals[i], L, R):
+            return ivals[i]
+        i = (i + 1) & mask
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def intern_put(tab, opts, ikeys, ivals, lo, hi):
+    """Enter games lo..hi-1 of the table (the caller keeps it at most half full)."""
+    mask = ikeys.shape[0] - 1
+    for g in range(lo, hi):
+        L = opts[tab[g, 0]:tab[g, 0] + tab[g, 1]]
+        R = opts[tab[g, 2]:tab[g, 2] + tab[g, 3]]
+        key = _options_hash(L, R)
+        i = _slot(key, mask)
+        while ikeys[i] != EMPTY:
+            i = (i + 1) & mask
+        ikeys[i] = key
+        ivals[i] = g
+
+
 @njit(cache=True)
 def simplify_many(todo, ls, lopts, rs, ropts, tab, xs, opts, mkeys, mvals, mcount, stack,
-                  rstack, rstamp, rval, stampbox):
+                  rstack, rstamp, rval, stampbox, ikeys, ivals):
     """:func:`simplify` of the games j with todo[j] != 0, game j having the options
     lopts[ls[j]:ls[j+1]] and ropts[rs[j]:rs[j+1]]. Returns (flag, cls, copts, crs, cropts):
     flag[j] = 2 for a game not done, 1 when all of game j's options are numbers (left to
-    the caller: the simplest number between, or a switch), else 0 and its canonical
-    options are copts[cls[j]:cls[j+1]] and cropts[crs[j]:crs[j+1]]."""
+    the caller: the simplest number between, or a switch), 3 + id when its canonical form
+    is already in the table (``ikeys``/``ivals``), else 0 and its canonical options are
+    copts[cls[j]:cls[j+1]] and cropts[crs[j]:crs[j+1]] (a new game for the caller to
+    intern)."""
     m = ls.shape[0] - 1
     flag = np.zeros(m, np.int64)
     cls = np.zeros(m + 1, np.int64)
@@ -447,6 +509,12 @@ def simplify_many(todo, ls, lopts, rs, ropts, tab, xs, opts, mkeys, mvals, mcoun
         else:
             GL, GR = simplify(L, R, tab, xs, opts, mkeys, mvals, mcount, stack, rstack,
                               rstamp, rval, stampbox)
+            g = intern_get(tab, opts, ikeys, ivals, GL, GR)
+            if g >= 0:
+                flag[j] = 3 + g
+                cls[j + 1] = nl
+                crs[j + 1] = nr
+                continue
             if nl + GL.shape[0] > copts.shape[0]:
                 bigger = np.empty(2 * copts.shape[0] + GL.shape[0], np.int64)
                 bigger[:nl] = copts[:nl]

@@ -105,10 +105,16 @@ _SUM_START = 1 << 12
 _SK = np.full(_SUM_START, -1, np.int64)
 _SV = np.zeros(_SUM_START, np.int64)
 _SC = 0
+# the intern table for the kernels: hash of a game's sorted option lists -> id (every game
+# pushed to _T is entered; _IC counts them)
+_IK = np.full(1 << 12, -1, np.int64)
+_IV = np.zeros(1 << 12, np.int64)
+_IC = 0
 
 
 def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None) -> None:
-    """Mirror game g (just interned) into the kernel arrays."""
+    """Mirror game g (just interned) into the kernel arrays: room is made now, the row
+    itself is written by :func:`_flush`, in bulk, before the next kernel call."""
     global _T, _X, _O, _ofill, _fast, _STK, _RSTK, _RS, _RV, _NEG
     if g >= _T.shape[0]:
         T = np.zeros((2 * _T.shape[0], 8), np.int64)
@@ -127,21 +133,51 @@ def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None)
         opts = np.zeros(max(2 * _O.shape[0], need), np.int64)
         opts[:_ofill] = _O[:_ofill]
         _O = opts
-    f = _ofill
-    _O[f:f + len(lt)] = lt
-    _O[f + len(lt):need] = rt
     kind = u = n = 0
+    xf = 0.0
     if tag is not None:
         x, u, n = tag
         kind = 1 if u == 0 and n == 0 else 2
         xf = float(x)
         if xf != x or abs(u) >= 1 << 62 or n >= 1 << 62:
             _fast = False
-        else:
-            _X[g] = xf
-    if _fast:
-        _T[g] = (f, len(lt), f + len(lt), len(rt), kind, u, n, 0)
+            _pending.clear()
+            return
+    _pending.append((_ofill, lt, rt, kind, u, n, xf))
     _ofill = need
+
+
+# games interned but not yet written to _T/_X/_O: (option offset, left, right, kind, ups,
+# nim, x as float), for the ids _IC, _IC + 1, ... in order
+_pending: list[tuple] = []
+
+
+def _flush() -> None:
+    """Write the pending games into the kernel arrays and the kernels' intern table (every
+    kernel call on the table is preceded by this)."""
+    global _IK, _IV, _IC
+    if not _pending or not _fast:
+        return
+    g0 = _IC
+    g1 = g0 + len(_pending)
+    rows = _pending
+    _T[g0:g1] = [(f, len(lt), f + len(lt), len(rt), kind, u, n, 0)
+                 for f, lt, rt, kind, u, n, _ in rows]
+    _X[g0:g1] = [r[6] for r in rows]
+    f0 = rows[0][0]
+    last = rows[-1]
+    _O[f0:last[0] + len(last[1]) + len(last[2])] = [x for r in rows for x in r[1] + r[2]]
+    _pending.clear()
+    if 2 * g1 > _IK.shape[0]:
+        size = _IK.shape[0]
+        while 2 * g1 > size:
+            size *= 4
+        _IK = np.full(size, -1, np.int64)
+        _IV = np.zeros(size, np.int64)
+        _k.intern_put(_T, _O, _IK, _IV, 0, g1)
+    else:
+        _k.intern_put(_T, _O, _IK, _IV, g0, g1)
+    _IC = g1
 
 
 def _memo_room() -> None:
@@ -374,6 +410,8 @@ def _le(g: int, h: int) -> bool:
     if s is not None and t is not None:
         return _nus_le(s, t)
     if _fast:
+        if _pending:
+            _flush()
         r = _k.le(_T, _X, _O, _MK, _MV, _MC, _STK, g, h)
         if _MC[0] * 2 > _MK.shape[0]:
             _memo_room()
@@ -496,6 +534,8 @@ def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
             return _nus_id(_simplest_between(a, b))
         return _intern((_nus_id(a),), (_nus_id(b),))
     if _fast:
+        if _pending:
+            _flush()
         L, R = _k.simplify(np.fromiter(Ls, np.int64, len(Ls)), np.fromiter(Rs, np.int64, len(Rs)),
                            _T, _X, _O, _MK, _MV, _MC, _STK, _RSTK, _RS, _RV, _STAMP)
         if _MC[0] * 2 > _MK.shape[0]:

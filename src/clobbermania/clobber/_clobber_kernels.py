@@ -22,7 +22,10 @@ MAX_CELLS = 63   # the bits of a non-negative int64
 
 @njit(cache=True)
 def _image(h, w, b, wm, t):
-    """(H, W, b', w') of the part under symmetry t (0-3 keep the box, 4-7 transpose)."""
+    """(H, W, b', w') of the part under symmetry t (0-3 keep the box, 4-7 transpose; bit 1
+    of t flips the rows, bit 0 the columns, before any transposition)."""
+    flip_r = (t & 2) != 0
+    flip_c = (t & 1) != 0
     if t < 4:
         H, W = h, w
     else:
@@ -30,27 +33,18 @@ def _image(h, w, b, wm, t):
     ob = np.int64(0)
     ow = np.int64(0)
     stones = b | wm
+    i = 0
     for r in range(h):
+        rr = h - 1 - r if flip_r else r
         for c in range(w):
-            bit = np.int64(1) << (r * w + c)
+            bit = np.int64(1) << i
+            i += 1
             if stones & bit:
-                if t == 0:
-                    rr, cc = r, c
-                elif t == 1:
-                    rr, cc = r, w - 1 - c
-                elif t == 2:
-                    rr, cc = h - 1 - r, c
-                elif t == 3:
-                    rr, cc = h - 1 - r, w - 1 - c
-                elif t == 4:
-                    rr, cc = c, r
-                elif t == 5:
-                    rr, cc = c, h - 1 - r
-                elif t == 6:
-                    rr, cc = w - 1 - c, r
+                cc = w - 1 - c if flip_c else c
+                if t < 4:
+                    j = np.int64(1) << (rr * W + cc)
                 else:
-                    rr, cc = w - 1 - c, h - 1 - r
-                j = np.int64(1) << (rr * W + cc)
+                    j = np.int64(1) << (cc * W + rr)
                 if b & bit:
                     ob |= j
                 else:
@@ -75,6 +69,10 @@ def canonical(h, w, b, wm):
     bh, bw, bb, bx, neg = h, w, b, wm, False
     first = True
     for t in range(8):
+        # the least image has the fewer rows: a box that is not square needs only the 4
+        # images with min(h, w) rows
+        if (t < 4 and h > w) or (t >= 4 and h < w):
+            continue
         H, W, ob, ow = _image(h, w, b, wm, t)
         if first or _less(H, W, ob, ow, bh, bw, bb, bx):
             bh, bw, bb, bx, neg = H, W, ob, ow, False

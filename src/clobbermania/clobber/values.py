@@ -265,9 +265,10 @@ def _value_batch(pending: np.ndarray, ready: np.ndarray, vals: np.ndarray, ls: n
     output): one kernel call simplifies them all, then cgt interns each result. Returns
     how many were valued."""
     cg = _cg
+    cg._flush()
     flag, cls, co, crs, cro = cg._k.simplify_many(
         ready, ls, lo, rs, ro, cg._T, cg._X, cg._O, cg._MK, cg._MV, cg._MC, cg._STK,
-        cg._RSTK, cg._RS, cg._RV, cg._STAMP)
+        cg._RSTK, cg._RS, cg._RV, cg._STAMP, cg._IK, cg._IV)
     if cg._MC[0] * 2 > cg._MK.shape[0]:
         cg._memo_room()
     flag = flag.tolist()
@@ -276,6 +277,10 @@ def _value_batch(pending: np.ndarray, ready: np.ndarray, vals: np.ndarray, ls: n
     count = 0
     for j, p in enumerate(pending.tolist()):
         f = flag[j]
+        if f >= 3:          # a game already in the table
+            vals[p] = f - 3
+            count += 1
+            continue
         if f == 2:
             continue
         if f == 1:          # options all numbers: cgt's closed form
