@@ -104,7 +104,7 @@ _known_count = 0
 # how many new parts one tree call may list before handing over to the recursion (which
 # checks the clock often); under a time limit, as many as about a quarter of the time
 # left allows (the listing runs at some 10-20 us a part and cannot be interrupted)
-_DAG_LIMIT = 2_000_000
+_DAG_LIMIT = 500_000     # about 1-2 kB a part while listed
 _DAG_PARTS_PER_SECOND = 20_000
 
 
