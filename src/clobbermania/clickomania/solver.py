@@ -289,12 +289,24 @@ def solve_clickomania(
     if time_limit is not None and not time_limit > 0:
         raise UnsupportedError(f"time_limit must be a positive number of seconds, "
                                f"not {time_limit}")
+    _warm()
     result = _solve(board, maximize, time_limit, progress, node_limit, ORDERS[order])
     # every answer is replayed by the reference rules
     final = replay(board, result.moves)[-1]
     if final.n_blocks != board.n_blocks - result.removed:  # pragma: no cover
         raise AssertionError("solver witness failed the reference replay")
     return result
+
+
+_WARM: list[bool] = []
+
+
+def _warm() -> None:
+    """Load the compiled kernels once (about a second), so that ``seconds`` times the
+    solving alone."""
+    if not _WARM:
+        _WARM.append(True)
+        _solve(Board.from_string("1122/1212"), True, None, None, None, K.ORDER_NATURAL)
 
 
 def _solve(board: Board, maximize: bool, time_limit: float | None, progress,
