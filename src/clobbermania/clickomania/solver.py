@@ -272,7 +272,8 @@ def solve_clickomania(
     with ``exact=False`` and bounds; ``progress`` is called now and then with a dict
     (``nodes``, ``seconds``, ``removed``). ``order`` picks the move ordering among
     children with equal bounds: ``natural`` (the engine's column-major order, the default:
-    on 20 random 8x8 5-colour boards its median was 10x fewer nodes than any other),
+    on 20 random 8x8 5-colour decisions, 5 s each, its median was 10,380 nodes against
+    94,000 to 258,000 for the others, and it left the fewest undecided),
     ``small``/``large`` (group size), ``rare`` (colour with fewest blocks first), ``low``,
     ``high``, ``right``.
 
