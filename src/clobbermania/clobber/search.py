@@ -568,9 +568,12 @@ def solve_outcome(position: Position, first: int | str, time_limit: float | None
         if stones > MAX_STONES or long_rows:
             r = solve_sum([position], color, time_limit=time_limit, node_limit=node_limit)
             if r.winner == COLOR_NAMES[color] and all_moves:
-                moves = _winning_moves_by_sum(position, color, budget, time_limit, node_limit)
-                return SolveResult(r.winner, r.first, moves, r.exact, r.nodes, r.seconds,
-                                   r.proof, r.board)
+                moves, nodes, complete = _winning_moves_by_sum(position, color, budget,
+                                                               time_limit, node_limit)
+                return SolveResult(r.winner, r.first, moves, r.exact and complete,
+                                   r.nodes + nodes, time.perf_counter() - budget.t0,
+                                   f"{r.proof}; then each first move solved "
+                                   f"({nodes:,} nodes)", r.board)
             return r
     if board.n <= MAX_STONES:
         # the position's own board: the kernel drops the dead parts itself, and squares
@@ -625,17 +628,24 @@ def solve_outcome(position: Position, first: int | str, time_limit: float | None
 
 
 def _winning_moves_by_sum(position: Position, color: int, budget: _Budget,
-                          time_limit: float | None, node_limit: int | None) -> tuple[str, ...]:
+                          time_limit: float | None, node_limit: int | None
+                          ) -> tuple[tuple[str, ...], int, bool]:
+    """The winning first moves, each decided by a solve_sum of the position after it; the
+    nodes spent; whether every move was decided (False when the time ran out)."""
     out = []
+    nodes = 0
     for mv in position.moves(color):
         left = None if budget.deadline is None else budget.deadline - time.perf_counter()
         if left is not None and left <= 0:
-            break
+            return tuple(out), nodes, False
         r = solve_sum([position.play(mv)], opponent(color), time_limit=left,
                       node_limit=node_limit)
+        nodes += r.nodes
+        if r.winner is None:
+            return tuple(out), nodes, False
         if r.winner == COLOR_NAMES[color]:
             out.append(mv.to_str(position.board))
-    return tuple(out)
+    return tuple(out), nodes, True
 
 
 # -- perft -----------------------------------------------------------------------------------
