@@ -374,6 +374,14 @@ def test_cli_mcgs_run(capsys, tmp_path):
     assert code == 1 and (d["passed"], d["failed"], d["timeouts"]) == (2, 1, 0)
     assert [c["line"] for c in d["cases"]] == [3, 4, 5]
     assert d["cases"][1]["found"] == ["B loss"]
+    assert d["files"][0]["file"] == "t.test" and d["files"][0]["recorded_seconds"] is None
+    # times recorded in the file's comments are added up and printed beside ours
+    g = tmp_path / "u.test"
+    g.write_text("[clobber_1xn]\n/* 12.5 ms */ XOXOXO {B loss}\n/* 7.5 ms */ XO {W win}\n")
+    code, out, _ = run_cli(capsys, "mcgs", "run", str(f), str(g))
+    assert code == 1
+    assert "u.test: 2 passed, 0 failed, 0 timed out" in out and "recorded 0.02 s" in out
+    assert "the files record 0.02 s" in out
 
 
 def test_cli_play_transcript(capsys, monkeypatch):
