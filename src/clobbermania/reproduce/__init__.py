@@ -76,4 +76,5 @@ from .grundy import grundy_claims  # noqa: E402, F401
 # -- anchor: reproduce grundy --
 from .clobber import clobber_claims  # noqa: E402, F401, I001
 # -- anchor: reproduce clobber --
+from .clickomania import clickomania_claims  # noqa: E402, F401, I001
 # -- anchor: reproduce clickomania --

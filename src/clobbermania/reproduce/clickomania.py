@@ -1,0 +1,143 @@
+"""Claims about Clickomania (Biedl et al., *The Complexity of Clickomania*), re-derived.
+
+* **Theorem 2** (a one-column puzzle is solvable exactly when the grammar
+  ``S -> empty | SS | cSc | cScSc`` derives it): our grammar DP
+  (:func:`clobbermania.clickomania.column.solve_column`) agrees with an exhaustive search
+  of the clicks, on solvability *and* on the most blocks removable, for every column of up
+  to 9 blocks over at most 3 colours (colours named by first appearance); every witness is
+  replayed by the reference rules.
+* **Theorems 10 and 12** (two colours: linear-time decision and solution): the two-colour
+  method agrees with the grammar DP on every two-colour column of up to 14 blocks.
+* **Theorem 14** (3-partition -> a 2-column, 5-colour puzzle): the puzzle of a yes-instance
+  is cleared by the click sequence built from its 3-partition (replayed), and the exact
+  solver proves the puzzle of the smallest no-instances unsolvable.
+* **Section 5** (two-player variants): nothing is published to compare with, so these
+  claims report what we find: the closed forms of two-colour lines of long runs
+  (:func:`clobbermania.clickomania.twoplayer.long_runs_proof`) and the census of the
+  values of every one-column two-colour puzzle of up to 12 blocks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+
+from . import Claim, register
+
+#: Exhaustive limits (each claim runs in about a second).
+GRAMMAR_MAX_BLOCKS = 9
+GRAMMAR_COLORS = 3
+TWO_COLOR_MAX_BLOCKS = 14
+TWO_PLAYER_MAX_BLOCKS = 12
+#: 3-partition instances: a yes-instance and the no-instances with m = 2 that the exact
+#: solver decides in well under a second.
+PARTITION_YES = (4, 4, 5, 4, 4, 5)
+PARTITION_NO = [(4, 4, 4, 4, 4, 6), (4, 4, 4, 6, 6, 6)]
+
+
+def canonical_words(n: int, colors: int) -> Iterator[tuple[int, ...]]:
+    """Every word of length ``n`` over at most ``colors`` colours, up to renaming (each
+    colour is named by its first appearance: 0, then 1, ...).
+
+    >>> list(canonical_words(3, 2))
+    [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)]
+    """
+    def extend(prefix: tuple[int, ...], used: int) -> Iterator[tuple[int, ...]]:
+        if len(prefix) == n:
+            yield prefix
+            return
+        for c in range(min(used + 1, colors)):
+            yield from extend(prefix + (c,), max(used, c + 1))
+    yield from extend((), 0)
+
+
+def _grammar_claims() -> Iterator[Claim]:
+    from ..clickomania.column import solve_column
+    from ..clickomania.rules import replay
+
+    t0 = time.perf_counter()
+    count, bad = 0, []
+    for n in range(1, GRAMMAR_MAX_BLOCKS + 1):
+        for word in canonical_words(n, GRAMMAR_COLORS):
+            g = solve_column(word, "grammar")
+            b = solve_column(word, "brute")
+            count += 1
+            left = replay(g.puzzle.board, g.moves)[-1].n_blocks
+            if (g.solvable, g.max_removed) != (b.solvable, b.max_removed) \
+                    or left != n - g.max_removed:
+                bad.append("".join(map(str, word)))
+    yield Claim(f"Theorem 2: the grammar decides every column of <= {GRAMMAR_MAX_BLOCKS} "
+                f"blocks over <= {GRAMMAR_COLORS} colours (and its DP finds the optimum)",
+                "agrees with exhaustive search", ", ".join(bad[:5]) or f"agrees on {count:,}",
+                not bad, "solvable and max removed, grammar DP vs brute force; witnesses "
+                "replayed", time.perf_counter() - t0)
+
+    t0 = time.perf_counter()
+    count, bad = 0, []
+    for n in range(1, TWO_COLOR_MAX_BLOCKS + 1):
+        for rest in itertools.product((0, 1), repeat=n - 1):
+            word = (0,) + rest
+            g = solve_column(word, "grammar")
+            t = solve_column(word, "two-color")
+            count += 1
+            left = replay(t.puzzle.board, t.moves)[-1].n_blocks
+            if (g.solvable, g.max_removed) != (t.solvable, t.max_removed) \
+                    or left != n - t.max_removed:
+                bad.append("".join(map(str, word)))
+    yield Claim(f"Theorems 10 and 12: the linear two-colour method on every two-colour "
+                f"column of <= {TWO_COLOR_MAX_BLOCKS} blocks", "agrees with the grammar",
+                ", ".join(bad[:5]) or f"agrees on {count:,}", not bad,
+                "solvable and max removed; witnesses replayed", time.perf_counter() - t0)
+
+
+def _partition_claims() -> Iterator[Claim]:
+    from ..clickomania.hardness import from_3partition, reduce_3partition
+    from ..clickomania.solver import solve_clickomania
+
+    t0 = time.perf_counter()
+    r = reduce_3partition(PARTITION_YES)
+    yield Claim(f"Theorem 14: the puzzle of the yes-instance {PARTITION_YES} is cleared",
+                "cleared by the witness", "cleared" if r.verified else "not cleared",
+                r.verified, f"3-partition {r.certificate}, {len(r.moves or [])} clicks, "
+                f"{r.board.n_blocks} blocks in 2 columns", time.perf_counter() - t0)
+    for numbers in PARTITION_NO:
+        t0 = time.perf_counter()
+        c = from_3partition(numbers)
+        s = solve_clickomania(c.board, time_limit=30)
+        found = "unsolvable" if s.exact and s.solvable is False else \
+            "solvable" if s.solvable else "undecided"
+        yield Claim(f"Theorem 14: the puzzle of the no-instance {numbers} is unsolvable",
+                    "unsolvable", found, found == "unsolvable",
+                    f"exact solver: {s.proof}, {s.nodes:,} nodes", time.perf_counter() - t0)
+
+
+def _two_player_claims() -> Iterator[Claim]:
+    from ..clickomania.twoplayer import column_statistics, column_values, long_runs_proof
+
+    t0 = time.perf_counter()
+    p = long_runs_proof(TWO_PLAYER_MAX_BLOCKS)
+    yield Claim("two-colour lines of m long runs: Grundy 0, 1, then 0, *2, * repeating; "
+                "partizan 0, 1, then 0, 1/2, *, 1/2* repeating",
+                "closed forms", "proved by the repeat of the recursion" if p["checked"]
+                else "closed forms fail", p["checked"],
+                f"Grundy period {p['grundy_period']}, value period {p['value_period']}; "
+                f"checked against the search to {TWO_PLAYER_MAX_BLOCKS} runs",
+                time.perf_counter() - t0, "report" if p["checked"] else "")
+    t0 = time.perf_counter()
+    stats = column_statistics(TWO_PLAYER_MAX_BLOCKS, column_values(TWO_PLAYER_MAX_BLOCKS))
+    last = stats[-1]
+    only_numbers = all(s["other"] == 0 for s in stats)
+    yield Claim(f"every one-column two-colour partizan value (<= {TWO_PLAYER_MAX_BLOCKS} "
+                "blocks) is a number or a number plus *", "observation",
+                "holds" if only_numbers else "fails", only_numbers,
+                f"n = {last['n']}: {last['count']:,} columns, outcomes {last['outcomes']}, "
+                f"Grundy {last['grundy']}, {last['distinct_values']} distinct values",
+                time.perf_counter() - t0, "report" if only_numbers else "")
+
+
+@register("clickomania")
+def clickomania_claims() -> Iterator[Claim]:
+    yield from _grammar_claims()
+    yield from _partition_claims()
+    yield from _two_player_claims()

@@ -1,0 +1,26 @@
+"""`clobbermania reproduce clickomania`: the claim group runs and every claim holds."""
+
+from math import comb, factorial
+
+from clobbermania.reproduce import run_claims
+from clobbermania.reproduce.clickomania import canonical_words
+
+
+def stirling2(n: int, k: int) -> int:
+    # S(n, k) by inclusion-exclusion: the number of words up to renaming with exactly k colours
+    return sum((-1) ** j * comb(k, j) * (k - j) ** n for j in range(k + 1)) // factorial(k)
+
+
+def test_canonical_words_counts_words_up_to_renaming():
+    for n in range(1, 9):
+        words = list(canonical_words(n, 3))
+        assert len(words) == len(set(words)) == sum(stirling2(n, k) for k in (1, 2, 3))
+        assert all(w[0] == 0 and max(w) <= 2 for w in words)
+
+
+def test_reproduce_clickomania_all_claims_hold():
+    claims = list(run_claims("clickomania"))
+    assert len(claims) >= 6
+    assert not [c.name for c in claims if c.failed]
+    names = " ".join(c.name for c in claims)
+    assert "Theorem 2" in names and "Theorem 14" in names
