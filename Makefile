@@ -24,6 +24,10 @@ demo: $(VENV)/.installed
 	$(BIN)/clobbermania solitaire reduce 40x40 --first white --no-moves --svg reduce-40x40.svg
 	$(BIN)/clobbermania reproduce grundy
 	$(BIN)/clobbermania grundy value xo_oxx
+	$(BIN)/clobbermania clobber value xoxo/oxox/xoxo
+	$(BIN)/clobbermania reproduce clickomania
+	$(BIN)/clobbermania clickomania solve 12213/21132/13321/32113 --maximize --svg clickomania.svg
+	@echo "picture of the clicks written to clickomania.svg"
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
