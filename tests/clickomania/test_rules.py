@@ -169,5 +169,7 @@ def test_standard_set_reader_and_board_files(tmp_path):
     one = tmp_path / "one.txt"
     one.write_text("# a comment\n12\n21\n")
     assert load_board(str(one)).text() == "12/21"
-    with pytest.raises(NotationError, match="neither a board file nor a board"):
+    with pytest.raises(NotationError, match="no such file"):
         load_board(str(tmp_path / "missing.txt"))
+    with pytest.raises(NotationError, match="neither a board file nor a board"):
+        load_board("missing.txt")

@@ -434,6 +434,9 @@ def load_board(board_or_file: str) -> Board:
         if len(boards) != 1:
             raise NotationError(f"{board_or_file} holds {len(boards)} boards, not one")
         return boards[0]
+    if board_or_file.startswith(("/", "~")):
+        # no board starts with a row separator: this was meant as a file
+        raise NotationError(f"no such file: {board_or_file}")
     try:
         return Board.from_string(board_or_file)
     except (NotationError, BoardError) as exc:
