@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import click
@@ -39,23 +39,33 @@ def check_time_limit(value: float | None) -> float | None:
     return value
 
 
+def _stones_progress(label: str, info: dict) -> str:
+    return (f"{label}: target {info.get('target')} stones, {info.get('nodes', 0):,} nodes, "
+            f"{info.get('seconds', 0):.1f} s")
+
+
 @contextmanager
-def progress_reporter(label: str) -> Callable[[dict], None] | None:
-    """A callback that shows search progress on stderr, only when stderr is a terminal."""
+def progress_reporter(label: str, describe: Callable[[str, dict], str] | None = None
+                      ) -> Iterator[Callable[[dict], None] | None]:
+    """A callback that shows search progress on stderr, only when stderr is a terminal.
+
+    The callback takes the search's progress dict; ``describe(label, info)`` writes the
+    status line (default: the Solitaire searches' target, nodes and seconds). Updates
+    come at most five times a second.
+    """
     if not sys.stderr.isatty():
         yield None
         return
     from rich.console import Console
 
-    console = Console(stderr=True)
+    describe = describe or _stones_progress
     last = [0.0]
-    with console.status(label) as status:
+    with Console(stderr=True).status(label) as status:
         def update(info: dict) -> None:
             now = time.perf_counter()
             if now - last[0] > 0.2:
                 last[0] = now
-                status.update(f"{label}: target {info.get('target')} stones, "
-                              f"{info.get('nodes', 0):,} nodes, {info.get('seconds', 0):.1f} s")
+                status.update(describe(label, info))
         yield update
 
 

@@ -3,33 +3,16 @@
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 import click
 
 from ..clickomania.rules import load_board
-from ._common import check_time_limit, emit_json
+from ._common import check_time_limit, emit_json, progress_reporter
 
 
-@contextmanager
-def _progress() -> Iterator[Callable[[dict], None] | None]:
-    """Search progress on stderr (a rich status line), only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-
-    last = [0.0]
-    with Console(stderr=True).status("solving") as status:
-        def update(info: dict) -> None:
-            now = time.perf_counter()
-            if now - last[0] > 0.2:
-                last[0] = now
-                status.update(f"solving: {info['nodes']:,} nodes, best {info['removed']} "
-                              f"blocks removed, {info['seconds']:.1f} s")
-        yield update
+def _removed(label: str, info: dict) -> str:
+    return (f"{label}: {info['nodes']:,} nodes, best {info['removed']} blocks removed, "
+            f"{info['seconds']:.1f} s")
 
 
 @click.command("solve")
@@ -56,7 +39,7 @@ def solve_cmd(board_or_file, maximize, time_limit, as_json, svg_file) -> None:
 
     board = load_board(board_or_file)
     check_time_limit(time_limit)
-    with _progress() as progress:
+    with progress_reporter("solving", _removed) as progress:
         result = solve_clickomania(board, maximize=maximize, time_limit=time_limit,
                                    progress=progress)
     if svg_file:

@@ -4,29 +4,17 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 import click
 
 from ..clickomania.rules import COLOR_CHARS, load_board
 from ..clickomania.twoplayer import TwoPlayerTimeout, value_result
 from ..errors import NotationError
-from ._common import check_time_limit, emit_json
+from ._common import check_time_limit, emit_json, progress_reporter
 
 
-@contextmanager
-def _progress(label: str) -> Iterator[Callable[[int, float], None] | None]:
-    """A status line on stderr (positions searched, seconds), only when it is a terminal."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-
-    with Console(stderr=True).status(label) as status:
-        def update(nodes: int, seconds: float) -> None:
-            status.update(f"{label}: {nodes:,} positions, {seconds:.1f} s")
-        yield update
+def _positions(label: str, info: dict) -> str:
+    return f"{label}: {info['nodes']:,} positions, {info['seconds']:.1f} s"
 
 
 def _parse_colors(text: str | None) -> list[int] | None:
@@ -79,7 +67,10 @@ def value_cmd(board, variant, left_colors, time_limit, as_json) -> None:
     if left is not None and variant == "impartial":
         raise NotationError("--left-colors applies to the partizan game, not --impartial")
     try:
-        with _progress(f"{variant} value") as progress:
+        with progress_reporter(f"{variant} value", _positions) as report:
+            # the value search reports (positions, seconds)
+            progress = None if report is None else \
+                (lambda nodes, seconds: report({"nodes": nodes, "seconds": seconds}))
             r = value_result(b, variant, left_colors=left, time_limit=time_limit,
                              progress=progress)
     except TwoPlayerTimeout as exc:
