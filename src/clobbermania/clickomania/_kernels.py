@@ -130,16 +130,26 @@ def k_click(grid: np.ndarray, c: int, h: int) -> int:
     Returns the number of blocks removed (0, board unchanged, when the click is illegal).
     """
     W, H = grid.shape
-    if c < 0 or c >= W or h < 0 or h >= H or grid[c, h] < 0:
-        return 0
     mark = np.zeros((W, H), dtype=np.bool_)
     sc = np.empty(W * H, dtype=np.int32)
     sh = np.empty(W * H, dtype=np.int32)
-    n = k_group(grid, c, h, mark, sc, sh)
-    if n < 2:
+    return k_click_with(grid, c, h, mark, sc, sh)
+
+
+@njit(cache=True)
+def k_click_with(grid: np.ndarray, c: int, h: int, mark: np.ndarray, sc: np.ndarray,
+                 sh: np.ndarray) -> int:
+    """:func:`k_click` with the caller's scratch arrays (searches call it millions of
+    times: no allocation). ``mark`` is all False on entry and is left all False."""
+    W, H = grid.shape
+    if c < 0 or c >= W or h < 0 or h >= H or grid[c, h] < 0:
         return 0
-    k_remove_marked(grid, mark)
-    return n
+    n = k_group(grid, c, h, mark, sc, sh)
+    if n >= 2:
+        k_remove_marked(grid, mark)
+    for i in range(n):
+        mark[sc[i], sh[i]] = False
+    return n if n >= 2 else 0
 
 
 @njit(cache=True)
@@ -150,22 +160,43 @@ def k_moves(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray, out_size: np
     mark = np.zeros((W, H), dtype=np.bool_)
     sc = np.empty(W * H, dtype=np.int32)
     sh = np.empty(W * H, dtype=np.int32)
+    return k_moves_with(grid, out_c, out_h, out_size, out_color, mark, sc, sh)
+
+
+@njit(cache=True)
+def k_moves_with(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray,
+                 out_size: np.ndarray, out_color: np.ndarray, mark: np.ndarray,
+                 sc: np.ndarray, sh: np.ndarray) -> int:
+    """:func:`k_moves` with the caller's scratch arrays (``mark`` all False on entry; left
+    all False)."""
+    W, H = grid.shape
     m = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            x = grid[c, h]
+            if x < 0:
+                break
+            if mark[c, h]:
+                continue
+            # a block with no neighbour of its colour is a group of one: no fill needed
+            if not ((h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x)
+                    or (h > 0 and grid[c, h - 1] == x) or (c > 0 and grid[c - 1, h] == x)):
+                continue
+            n = k_group(grid, c, h, mark, sc, sh)
+            out_c[m] = c
+            out_h[m] = h
+            out_size[m] = n
+            out_color[m] = x
+            m += 1
     for c in range(W):
         if grid[c, 0] < 0:
             break
         for h in range(H):
             if grid[c, h] < 0:
                 break
-            if mark[c, h]:
-                continue
-            n = k_group(grid, c, h, mark, sc, sh)
-            if n >= 2:
-                out_c[m] = c
-                out_h[m] = h
-                out_size[m] = n
-                out_color[m] = grid[c, h]
-                m += 1
+            mark[c, h] = False
     return m
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import k_click, k_hash, k_moves
+from ._kernels import k_click, k_click_with, k_hash, k_moves, k_moves_with
 
 # colours are 0..35 (rules.MAX_COLORS); a little slack for counting arrays
 N_COLOURS = 36
@@ -75,8 +75,12 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
                 tabu2 = k
     score = 0
     nm = 0
+    # scratch of the engine's group finder, once a playout
+    mark = np.zeros((W, H), dtype=np.bool_)
+    sc = np.empty(W * H, dtype=np.int32)
+    sh = np.empty(W * H, dtype=np.int32)
     while True:
-        m = k_moves(grid, buf_c, buf_h, buf_s, buf_col)
+        m = k_moves_with(grid, buf_c, buf_h, buf_s, buf_col, mark, sc, sh)
         if m == 0:
             break
         k = 0
@@ -94,7 +98,7 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
             j = k_below(state, m)
         else:
             j = pick[k_below(state, k)]
-        n = k_click(grid, buf_c[j], buf_h[j])
+        n = k_click_with(grid, buf_c[j], buf_h[j], mark, sc, sh)
         out[out_start + nm] = buf_c[j] * H + buf_h[j]
         nm += 1
         score += (n - 2) * (n - 2)
