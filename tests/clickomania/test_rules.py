@@ -148,6 +148,37 @@ def test_kernels_match_rules_on_random_play():
             assert K.k_click(grid, 0, 0) == 0 and from_grid(grid) == b
 
 
+def test_scratch_kernels_match_rules_and_leave_the_scratch_clean():
+    # one scratch set shared over many boards of one frame, as the searches use it
+    rng = random.Random(12)
+    W_, H_ = 7, 6
+    out = [np.empty(W_ * H_, dtype=np.int64) for _ in range(4)]
+    mark = np.zeros((W_, H_), dtype=np.bool_)
+    sc = np.empty(W_ * H_, dtype=np.int32)
+    sh = np.empty(W_ * H_, dtype=np.int32)
+    for _ in range(200):
+        b = random_board(rng, H_, W_, rng.randint(1, 4))
+        grid = to_grid(b)
+        while True:
+            m = K.k_moves_with(grid, *out, mark, sc, sh)
+            assert not mark.any()
+            moves = b.moves()
+            assert [(b.height - 1 - int(out[1][i]), int(out[0][i])) for i in range(m)] == moves
+            # an illegal click (a single block, or off the board) changes nothing
+            singles = [g.square for g in b.groups() if g.size == 1]
+            if singles:
+                r, c = singles[0]
+                assert K.k_click_with(grid, c, b.height - 1 - r, mark, sc, sh) == 0
+                assert not mark.any() and from_grid(grid, b.height, b.width) == b
+            if not moves:
+                break
+            r, c = rng.choice(moves)
+            n = K.k_click_with(grid, c, b.height - 1 - r, mark, sc, sh)
+            assert not mark.any() and n == b.group_at((r, c)).size
+            b = b.click((r, c))
+            assert from_grid(grid, b.height, b.width) == b
+
+
 def test_hash_is_a_function_of_the_board():
     rng = np.random.default_rng(1)
     z = rng.integers(0, 2**63, size=(4, 4, 3), dtype=np.uint64)
