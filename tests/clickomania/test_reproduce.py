@@ -24,3 +24,22 @@ def test_reproduce_clickomania_all_claims_hold():
     assert not [c.name for c in claims if c.failed]
     names = " ".join(c.name for c in claims)
     assert "Theorem 2" in names and "Theorem 14" in names
+
+
+def test_a_wrong_method_is_caught(monkeypatch):
+    # the claim can fail: a method that calls every column solvable is flagged
+    import clobbermania.clickomania.column as column
+    from clobbermania.reproduce.clickomania import _disagreements
+
+    real = column.solve_column
+
+    def lenient(word, method="grammar", time_limit=None):
+        r = real(word, "grammar")
+        if method != "lenient":
+            return r
+        from dataclasses import replace
+        return replace(r, solvable=True, max_removed=len(word))
+
+    monkeypatch.setattr(column, "solve_column", lenient)
+    count, bad = _disagreements(iter([(0, 0), (0, 1), (0, 1, 1, 0)]), "lenient", "grammar")
+    assert count == 3 and bad == ["01"]
