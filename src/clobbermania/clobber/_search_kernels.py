@@ -38,22 +38,33 @@ ABORT = 3
 MAXM = 256
 
 
+# De Bruijn sequence B(2, 6): the top 6 bits of (2^i * _DEBRUIJN) differ for each i, so
+# _DEBRUIJN_INDEX maps them back to i (a loop over the bits cost more than the rest of a
+# node's move generation)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 >> 58) & 63] = _i
+del _i
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
 @njit(cache=True, inline="always")
 def _lowbit_index(x):
-    # index of the lowest set bit of a non-zero uint64
-    i = 0
-    while (x >> np.uint64(i)) & U1 == U0:
-        i += 1
-    return i
+    # index of the lowest set bit of a non-zero uint64, in constant time
+    return _DEBRUIJN_INDEX[np.int64(((x & (~x + U1)) * _DEBRUIJN) >> np.uint64(58))]
 
 
 @njit(cache=True, inline="always")
 def _popcount(x):
-    c = 0
-    while x:
-        x &= x - U1
-        c += 1
-    return c
+    # the SWAR bit count (constant time)
+    x = x - ((x >> U1) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
 
 
 @njit(cache=True)
