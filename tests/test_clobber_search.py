@@ -96,6 +96,37 @@ def test_kernel_moves_equal_reference_on_grids_and_graphs():
                 assert kernel_moves(p, color) == [tuple(m) for m in p.moves(color)]
 
 
+def test_move_order_counts_the_replies_of_the_reference():
+    # _order updates the reply count from the edges joining the colours: it must equal the
+    # opponent's number of moves after each move, counted by Position.moves
+    rng = random.Random(8)
+    boards = [p.board for p in (random_position(rng, 5, 6), random_position(rng, 1, 12))]
+    boards += [parse_graph_spec(s) for s in ("hypercube:4", "complete:6", "cycle:9")]
+    checked = 0
+    for _ in range(200):
+        board = rng.choice(boards)
+        p = Position.from_string("".join(rng.choice("xo.") for _ in range(board.n)), board)
+        nbr = np.array(board.adjacency_masks, dtype=np.uint64)
+        for color in (BLACK, WHITE):
+            moves = p.moves(color)
+            me, opp = (p.black, p.white) if color == BLACK else (p.white, p.black)
+            n = len(moves)
+            src = np.array([m.src for m in moves] + [0], np.int64)
+            dst = np.array([m.dst for m in moves] + [0], np.int64)
+            keys = np.zeros(n + 1, np.int64)
+            order = np.zeros(n + 1, np.int64)
+            imm = K._order(np.uint64(me), np.uint64(opp), nbr, src, dst, keys, order, n)
+            replies = [len(p.play(m).moves(opponent(color))) for m in moves]
+            if imm >= 0:
+                assert replies[imm] == 0 and all(replies[:imm])
+                continue
+            assert list(keys[:n]) == replies
+            assert sorted(order[:n]) == list(range(n))
+            assert [replies[i] for i in order[:n]] == sorted(replies)
+            checked += 1
+    assert checked > 100
+
+
 def test_strip_dead_and_canonical_keep_the_game():
     rng = random.Random(11)
     for _ in range(200):

@@ -366,13 +366,17 @@ def _order(me, opp, nbr, src, dst, keys, order, n):
     opponent; an insertion sort in place, as n is small and a node must not allocate);
     return the index of a move leaving the opponent without a move, else -1. (Both
     players have one move per edge joining a black and a white stone, so "most moves for
-    us" would break no tie: it is not counted.)"""
+    us" would break no tie: it is not counted.)
+
+    The reply count is updated from the n edges joining the colours, not recounted: the
+    move s -> d drops the edges of s to opp and of d to me (the edge s-d in both) and
+    adds those of d, now ours, to the rest of opp."""
     for i in range(n):
-        s = U1 << np.uint64(src[i])
-        d = U1 << np.uint64(dst[i])
-        nme = (me & ~s) | d
-        nopp = opp & ~d
-        om = count_moves(nopp, nme, nbr)
+        vs = src[i]
+        vd = dst[i]
+        d = U1 << np.uint64(vd)
+        om = n - _popcount(nbr[vs] & opp) - _popcount(nbr[vd] & me) + 1 \
+            + _popcount(nbr[vd] & opp & ~d)
         if om == 0:
             return i
         keys[i] = om

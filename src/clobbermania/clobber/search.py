@@ -598,7 +598,9 @@ def solve_outcome(position: Position, first: int | str, time_limit: float | None
             if to_packed is not None:
                 s, d = packed.origin[s][1], packed.origin[d][1]
             found.append(Move(s, d).to_str(board))
-        for mv in position.moves(color) if all_moves or not found else ():
+        # (a lost root, or a won one whose move the kernel named, needs no move list)
+        for mv in position.moves(color) if all_moves or (winner == color and not found) \
+                else ():
             if winner != color and not all_moves:
                 break
             if winner == color and not all_moves and found:
