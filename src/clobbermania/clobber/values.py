@@ -49,7 +49,9 @@ Moves are those of the reference generator (:meth:`Position.moves
 
 from __future__ import annotations
 
+import gc
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -62,6 +64,7 @@ from ..stones import BLACK, WHITE, Board, Position, opponent
 from ._clobber_kernels import (
     MAX_CELLS,
     canonical,
+    known_get,
     known_put,
     part_dag,
     part_options,
@@ -91,7 +94,8 @@ _grid_memo: dict[str, Game] = {}     # raw or canonical part string -> value
 # board (whose hash walks its whole adjacency) is hashed once per call, not once per part
 _graph_memo: dict[Board, dict[tuple[int, int], Game]] = {}
 _option_memo: dict[str, Game] = {}   # an option's uncropped string -> value of its sum
-# canonical (h, w, black, white) -> cgt id of the part's value
+# canonical (h, w, black, white) -> cgt id of the part's value, for parts valued by the
+# part-by-part recursion (_int_search); the tree kernel's parts are in _known_keys alone
 _int_memo: dict[tuple[int, int, int, int], int] = {}
 
 
@@ -122,7 +126,32 @@ def clear_cache() -> None:
 
 def cache_size() -> int:
     """How many part keys are cached (raw and canonical strings both count)."""
-    return len(_grid_memo) + sum(map(len, _graph_memo.values())) + len(_int_memo)
+    return len(_grid_memo) + sum(map(len, _graph_memo.values())) + len(_int_memo) \
+        + _known_count
+
+
+def _known_value(key: tuple[int, int, int, int]) -> int | None:
+    """The value id of a canonical kernel part valued before, or None."""
+    v = _int_memo.get(key)
+    if v is None:
+        v = int(known_get(_known_keys, _known_vals, *key))
+        if v < 0:
+            return None
+    return v
+
+
+@contextmanager
+def _gc_paused():
+    """The cyclic garbage collector paused: a value search allocates millions of small
+    objects without cycles (cgt's option tuples and games, part keys), and the collections
+    they set off took about 13 % of the time (py-spy, 3x5 checkerboard)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class _Clock:
@@ -182,7 +211,7 @@ def _int_search(h: int, w: int, b: int, wm: int, clock: _Clock) -> int:
         total = _ZERO_ID
         for ph, pw, pb, px, ng in parts[start[k]:start[k + 1]]:
             key = (ph, pw, pb, px)
-            g = memo.get(key)
+            g = _known_value(key)
             if g is None:
                 clock.tick()
                 g = _int_search(ph, pw, pb, px, clock)
@@ -194,7 +223,7 @@ def _int_search(h: int, w: int, b: int, wm: int, clock: _Clock) -> int:
     return _cg._canon(left, right)
 
 
-def _known_add(keys: np.ndarray, vals: list[int]) -> None:
+def _known_add(keys: np.ndarray, vals: np.ndarray) -> None:
     """Enter parts into the kernel's table of known parts, growing it first if need be."""
     global _known_keys, _known_vals, _known_count
     size = _known_keys.shape[0]
@@ -206,7 +235,7 @@ def _known_add(keys: np.ndarray, vals: list[int]) -> None:
         _known_keys = np.full((size, 4), -1, np.int64)
         _known_vals = np.zeros(size, np.int64)
         known_put(_known_keys, _known_vals, old_keys, old_vals)
-    known_put(_known_keys, _known_vals, keys, np.array(vals, np.int64))
+    known_put(_known_keys, _known_vals, keys, vals)
     _known_count += len(vals)
 
 
@@ -251,11 +280,7 @@ def _dag_value(key: tuple[int, int, int, int], clock: _Clock) -> int | None:
     finally:
         # on a timeout too: the parts valued so far are kept for the next call
         got = np.flatnonzero(vals >= 0)
-        vl = vals[got].tolist()
-        _known_add(keys[got], vl)
-        memo = _int_memo
-        for k, v in zip(keys[got].tolist(), vl, strict=True):
-            memo[tuple(k)] = v
+        _known_add(keys[got], vals[got])
     return int(vals[0])
 
 
@@ -304,7 +329,7 @@ def _grid_part_value(s: str, clock: _Clock) -> Game:
         kh, kw, kb, kx, neg = canonical(h, w, int(flat.translate(_XBITS), 2),
                                         int(flat.translate(_OBITS), 2))
         key = (int(kh), int(kw), int(kb), int(kx))
-        i = _int_memo.get(key)
+        i = _known_value(key)
         if i is None:
             i = _dag_value(key, clock)
         if i is None:
@@ -540,16 +565,17 @@ def component_values(position: Position, *, time_limit: float | None = None
     [('xxo', '^'), ('xo', '*'), ('x/o', '*')]
     """
     clock = _Clock(time_limit)
-    if position.board.is_grid:
-        return [(p, _grid_part_value(p, clock)) for p in _grid_text_parts(position)]
-    board = position.board
-    memo = _graph_memo.setdefault(board, {})
-    out = []
-    for b, w in _mask_parts(board.adjacency_masks, position.black, position.white):
-        text = "".join("x" if b >> v & 1 else "o" if w >> v & 1 else "."
-                       for v in range(board.n))
-        out.append((text, _graph_part_value(board, memo, b, w, clock)))
-    return out
+    with _gc_paused():
+        if position.board.is_grid:
+            return [(p, _grid_part_value(p, clock)) for p in _grid_text_parts(position)]
+        board = position.board
+        memo = _graph_memo.setdefault(board, {})
+        out = []
+        for b, w in _mask_parts(board.adjacency_masks, position.black, position.white):
+            text = "".join("x" if b >> v & 1 else "o" if w >> v & 1 else "."
+                           for v in range(board.n))
+            out.append((text, _graph_part_value(board, memo, b, w, clock)))
+        return out
 
 
 def clobber_value(position: Position, *, time_limit: float | None = None) -> Game:
