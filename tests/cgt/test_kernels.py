@@ -134,3 +134,13 @@ def test_number_not_exact_as_float_turns_kernels_off():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "False", "<", "True"]   # g = {x | a} is hot: g || 1
+
+
+def test_sorted_distinct_equals_numpy_unique():
+    rng = np.random.default_rng(11)
+    for size in [0, 1, 2, 5, 17, 60]:
+        for _ in range(30):
+            a = rng.integers(0, max(1, size // 2 + 1), size).astype(np.int64)
+            before = a.copy()
+            assert np.array_equal(G._k.sorted_distinct(a), np.unique(a))
+            assert np.array_equal(a, before)            # the input is left alone

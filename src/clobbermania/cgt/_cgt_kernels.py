@@ -337,11 +337,31 @@ def _bypass(side, GL, GR, stamp, rstamp, rval, rstack, tab, xs, opts, mkeys, mva
 
 
 @njit(cache=True)
+def sorted_distinct(a):
+    """The distinct values of ``a``, ascending (insertion sort: option lists are short, and
+    ``np.unique`` costs about 1 us a call here, half of all simplification time)."""
+    out = a.copy()
+    n = 0
+    for j in range(out.shape[0]):
+        x = out[j]
+        i = n
+        while i > 0 and out[i - 1] > x:
+            i -= 1
+        if i > 0 and out[i - 1] == x:
+            continue
+        for k in range(n, i, -1):
+            out[k] = out[k - 1]
+        out[i] = x
+        n += 1
+    return out[:n]
+
+
+@njit(cache=True)
 def simplify(L, R, tab, xs, opts, mkeys, mvals, mcount, stack, rstack, rstamp, rval, stampbox):
     """The canonical option sets of {L | R} (canonical ids), as two sorted arrays:
     dominated options removed and reversible ones bypassed until neither applies."""
-    Ls = np.unique(L)
-    Rs = np.unique(R)
+    Ls = sorted_distinct(L)
+    Rs = sorted_distinct(R)
     while True:
         GL = _undominated(Ls, True, tab, xs, opts, mkeys, mvals, mcount, stack)
         GR = _undominated(Rs, False, tab, xs, opts, mkeys, mvals, mcount, stack)
@@ -352,9 +372,9 @@ def simplify(L, R, tab, xs, opts, mkeys, mvals, mcount, stack, rstack, rstamp, r
         newR, cr = _bypass(1, GL, GR, stamp, rstamp, rval, rstack,
                            tab, xs, opts, mkeys, mvals, mcount, stack)
         if not (cl or cr):
-            return np.sort(GL), np.sort(GR)
-        Ls = np.unique(newL)
-        Rs = np.unique(newR)
+            return sorted_distinct(GL), sorted_distinct(GR)
+        Ls = sorted_distinct(newL)
+        Rs = sorted_distinct(newR)
 
 
 # --- many games at once: sums and negatives known to game.py, and batch simplification ---
