@@ -97,10 +97,11 @@ def starts(repeat: int, with_openspiel: bool) -> None:
             def run_os(game=game, state=state):
                 return minimax.alpha_beta_search(game, state=state, maximizing_player_id=0)
             os_times[(r, c)], (value, _) = median_time(run_os, os_reps, time.process_time)
+            os_wall, _ = median_time(run_os, os_reps)
             agree = (value > 0) == (res.winner == "white")
             line += (f"; OpenSpiel alpha_beta_search {os_times[(r, c)]:.3f} s CPU "
-                     f"({'agrees' if agree else 'DISAGREES'}), "
-                     f"{os_times[(r, c)] / t_out:,.0f}x")
+                     f"({os_wall:.3f} s wall; {'agrees' if agree else 'DISAGREES'}): "
+                     f"{os_times[(r, c)] / t_out:,.0f}x CPU, {os_wall / w_out:,.0f}x wall")
         print(line, flush=True)
 
 
@@ -145,12 +146,58 @@ def mcgs_suites(time_limit: float) -> None:
           f"timeouts; {total:.1f} s", flush=True)
 
 
-def five_by_six(limit: float) -> None:
-    print(f"== 5x6 start, {limit:g} s limit")
+def five_by_six(limit: float, tt_bits: int = 24) -> None:
+    """The 5x6 start (Grossman: P, the first player loses) within ``limit`` seconds. A
+    P-position is proved by refuting every first move, so the first moves are searched
+    in rounds (one table of 2^tt_bits entries), each unrefuted move given a node budget
+    four times the last round's: the easy refutations are all found, and the count refuted
+    when the time runs out is the bound reached."""
+    print(f"== 5x6 start, o first, {limit:g} s limit: first moves refuted in rounds "
+          f"(table 2^{tt_bits})")
     p = openspiel_start(5, 6)
-    r = search.solve_outcome(p, WHITE, time_limit=limit, all_moves=False)
-    print(f"   winner {r.winner}, exact {r.exact}, {r.nodes:,} nodes, {r.seconds:.1f} s "
-          f"({r.proof})", flush=True)
+    search.solve_outcome(Position.from_string("xo"), "black")  # compile / load kernels
+    engine = search._Engine(p.board, tt_bits=tt_bits)
+    total = search._Budget(limit, None)
+    c0 = time.process_time()
+    me, opp = p.white, p.black
+    todo = p.moves(WHITE)
+    n_moves = len(todo)
+    refuted = 0
+    share = 1_000_000
+    try:
+        while todo:
+            left = []
+            for mv in todo:
+                sub = search._Budget(None, share)
+                sub.deadline = total.deadline
+                nme = (me & ~(1 << mv.src)) | (1 << mv.dst)
+                nopp = opp & ~(1 << mv.dst)
+                try:
+                    won = engine.wins(nopp, nme, sub)
+                except search._OutOfTime:
+                    total.nodes += sub.nodes
+                    if total.expired():
+                        raise
+                    left.append(mv)
+                    continue
+                total.nodes += sub.nodes
+                if not won:
+                    print(f"   {mv.to_str(p.board)} WINS for o: contradicts Grossman")
+                    return
+                refuted += 1
+            print(f"   round of {share:,} nodes a move: {refuted}/{n_moves} refuted; "
+                  f"{total.nodes:,} nodes, {time.process_time() - c0:.1f} s CPU, "
+                  f"{time.perf_counter() - total.t0:.1f} s wall", flush=True)
+            todo = left
+            share *= 4
+    except search._OutOfTime:
+        pass
+    cpu = time.process_time() - c0
+    wall = time.perf_counter() - total.t0
+    verdict = ("P: every first move refuted (Grossman: P)" if refuted == n_moves
+               else f"undecided: {refuted} of {n_moves} first moves refuted")
+    print(f"   {verdict}; {total.nodes:,} nodes, {cpu:.1f} s CPU ({wall:.1f} s wall)",
+          flush=True)
 
 
 def xo_family(limit: float) -> None:

@@ -141,3 +141,19 @@ def test_solve_sum_sends_long_rows_to_the_row_search():
     col = Position.from_string("/".join("xo" * 17))
     r = solve_sum([col], "black")
     assert r.winner == "black" and r.proof.startswith("row-sum")
+
+
+def test_reproduce_xo_claim_passes_and_catches_a_wrong_statement():
+    import clobbermania.reproduce.clobber as rc
+
+    claim = rc._xo_claim(budget=1.0)
+    assert claim.status == "pass" and claim.found.startswith("holds for n = 1..")
+    assert int(claim.found.rsplit(".", 1)[1]) >= 8
+    # a wrong statement (every n a first-player win) must fail at n = 3
+    saved = rc.xo_first_player_wins
+    rc.xo_first_player_wins = lambda n: True
+    try:
+        bad = rc._xo_claim(budget=0.5)
+        assert bad.status == "fail" and "n=3: not N" in bad.found
+    finally:
+        rc.xo_first_player_wins = saved

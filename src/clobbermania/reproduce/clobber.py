@@ -14,6 +14,11 @@
   :func:`clobbermania.clobber.search.solve_outcome` (both first players). A board that
   search cannot decide within its time here is reported ("report"), not failed; the
   larger boards (2x12 on, 3x8 on, 4x6, 4x7, 5x5, 5x6) are left to ``benchmarks/clobber.py``.
+* The theorem that ``(xo)^n`` is a first-player win exactly when n != 3 (Albert, Grossman,
+  Nowakowski, Wolfe 2005; checked by computer to n = 50), for n = 1, 2, ... while a budget
+  of about 10 s lasts, by :func:`clobbermania.clobber.search.solve_sum` with each first
+  player (the row-sum search keeps its tables from n - 1 to n);
+  ``benchmarks/clobber.py --xo S`` pushes on.
 """
 
 from __future__ import annotations
@@ -97,6 +102,36 @@ def _conjecture_claim(budget: float = 10.0) -> Claim:
                  time.perf_counter() - t0)
 
 
+def xo_first_player_wins(n: int) -> bool:
+    """The theorem's statement for (xo)^n: the first player wins exactly when n != 3."""
+    return n != 3
+
+
+def _xo_claim(budget: float = 10.0) -> Claim:
+    """(xo)^n is N (first player wins) exactly when n != 3, for n = 1, 2, ... while the
+    budget lasts (both first players searched)."""
+    from ..clobber.search import solve_sum
+
+    t0 = time.perf_counter()
+    n, bad = 0, []
+    while True:
+        left = budget - (time.perf_counter() - t0)
+        if left <= 0:
+            break
+        p = Position.from_string("xo" * (n + 1))
+        rs = [solve_sum([p], first, time_limit=max(left, 0.01)) for first in ("black", "white")]
+        if any(r.winner is None for r in rs):
+            break
+        n += 1
+        first_wins = all(r.winner == r.first for r in rs)
+        if first_wins != xo_first_player_wins(n):
+            bad.append(f"n={n}: {'N' if first_wins else 'not N'}")
+    return Claim("(xo)^n is a first-player win exactly when n != 3 (Albert et al. 2005)",
+                 "holds", "; ".join(bad) or f"holds for n = 1..{n}", not bad,
+                 f"row-sum search, n <= {n} in {budget:g} s (others: n <= 50)",
+                 time.perf_counter() - t0)
+
+
 def _outcome_claims() -> Iterator[Claim]:
     from ..clobber.values import clobber_value
 
@@ -133,3 +168,4 @@ def clobber_claims() -> Iterator[Claim]:
     yield from _value_claims()
     yield _conjecture_claim()
     yield from _outcome_claims()
+    yield _xo_claim()
