@@ -108,3 +108,50 @@ def test_sum_and_negative_tables_hold_true_facts():
         a, n = G._objects[g], G._objects[int(G._NEG[g])]
         assert (a + n).id == Game(0).id and set(n.left_options) == \
             {-x for x in a.right_options}
+
+
+def _images(h: int, w: int, b: int, x: int) -> list[tuple[int, int, int, int]]:
+    """The 8 symmetric images of an h x w part as (H, W, black, white), square by square."""
+    out = []
+    for transpose in (False, True):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                H, W = (w, h) if transpose else (h, w)
+                ib = ix = 0
+                for r in range(h):
+                    for c in range(w):
+                        rr = h - 1 - r if flip_r else r
+                        cc = w - 1 - c if flip_c else c
+                        j = cc * W + rr if transpose else rr * W + cc
+                        ib |= (b >> (r * w + c) & 1) << j
+                        ix |= (x >> (r * w + c) & 1) << j
+                out.append((H, W, ib, ix))
+    return out
+
+
+def test_canonical_kernel_is_the_least_image_square_by_square():
+    from clobbermania.clobber._clobber_kernels import _crop, canonical
+
+    rng = random.Random(17)
+    shapes = [(1, 2), (2, 1), (1, 63), (63, 1), (3, 5), (5, 3), (4, 4), (7, 9), (9, 7),
+              (7, 7), (2, 31), (6, 10)]
+    for h, w in shapes:
+        for _ in range(40):
+            cells = [rng.choice("xo.") for _ in range(h * w)]
+            b = sum(1 << i for i, c in enumerate(cells) if c == "x")
+            x = sum(1 << i for i, c in enumerate(cells) if c == "o")
+            plain = [(img, False) for img in _images(h, w, b, x)] + \
+                [((H, W, ix, ib), True) for H, W, ib, ix in _images(h, w, b, x)]
+            least = min(img for img, _ in plain)
+            got = canonical(h, w, b, x)
+            assert tuple(got[:4]) == least, (h, w, cells)
+            assert (least, got[4]) in plain             # the flag names a swapped image
+            if b | x:
+                rows = [r for r in range(h) if any(cells[r * w + c] != "." for c in range(w))]
+                cols = [c for c in range(w) if any(cells[r * w + c] != "." for r in range(h))]
+                H, W = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+                sub = [cells[r * w + c] for r in range(rows[0], rows[-1] + 1)
+                       for c in range(cols[0], cols[-1] + 1)]
+                assert tuple(_crop(h, w, b, x)) == (
+                    H, W, sum(1 << i for i, c in enumerate(sub) if c == "x"),
+                    sum(1 << i for i, c in enumerate(sub) if c == "o"))

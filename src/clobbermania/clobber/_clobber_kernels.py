@@ -21,35 +21,44 @@ MAX_CELLS = 63   # the bits of a non-negative int64
 
 
 @njit(cache=True)
-def _image(h, w, b, wm, t):
-    """(H, W, b', w') of the part under symmetry t (0-3 keep the box, 4-7 transpose; bit 1
-    of t flips the rows, bit 0 the columns, before any transposition)."""
-    flip_r = (t & 2) != 0
-    flip_c = (t & 1) != 0
-    if t < 4:
-        H, W = h, w
-    else:
-        H, W = w, h
-    ob = np.int64(0)
-    ow = np.int64(0)
-    stones = b | wm
+def _reverse(x, n):
+    """The low n bits of x (0 < n < 64) in reverse order: a part turned by 180 degrees."""
+    v = np.uint64(x)
+    m = np.uint64(0x5555555555555555)
+    v = ((v >> np.uint64(1)) & m) | ((v & m) << np.uint64(1))
+    m = np.uint64(0x3333333333333333)
+    v = ((v >> np.uint64(2)) & m) | ((v & m) << np.uint64(2))
+    m = np.uint64(0x0F0F0F0F0F0F0F0F)
+    v = ((v >> np.uint64(4)) & m) | ((v & m) << np.uint64(4))
+    m = np.uint64(0x00FF00FF00FF00FF)
+    v = ((v >> np.uint64(8)) & m) | ((v & m) << np.uint64(8))
+    m = np.uint64(0x0000FFFF0000FFFF)
+    v = ((v >> np.uint64(16)) & m) | ((v & m) << np.uint64(16))
+    v = (v >> np.uint64(32)) | (v << np.uint64(32))
+    return np.int64(v >> np.uint64(64 - n))
+
+
+@njit(cache=True)
+def _flip_rows(x, h, w):
+    """The h x w part x upside down (row r goes to row h - 1 - r), a row at a time."""
+    row = (np.int64(1) << w) - 1
+    out = np.int64(0)
+    for r in range(h):
+        out |= ((x >> (r * w)) & row) << ((h - 1 - r) * w)
+    return out
+
+
+@njit(cache=True)
+def _transpose(x, h, w):
+    """The h x w part x transposed into a w x h box: square (r, c) goes to (c, r)."""
+    out = np.int64(0)
     i = 0
     for r in range(h):
-        rr = h - 1 - r if flip_r else r
         for c in range(w):
-            bit = np.int64(1) << i
+            if (x >> i) & 1:
+                out |= np.int64(1) << (c * h + r)
             i += 1
-            if stones & bit:
-                cc = w - 1 - c if flip_c else c
-                if t < 4:
-                    j = np.int64(1) << (rr * W + cc)
-                else:
-                    j = np.int64(1) << (cc * W + rr)
-                if b & bit:
-                    ob |= j
-                else:
-                    ow |= j
-    return H, W, ob, ow
+    return out
 
 
 @njit(cache=True)
@@ -65,46 +74,70 @@ def _less(h1, w1, b1, x1, h2, w2, b2, x2):
 
 @njit(cache=True)
 def canonical(h, w, b, wm):
-    """(H, W, black, white, negated) of the least image of the part (see the module)."""
+    """(H, W, black, white, negated) of the least image of the part (see the module).
+
+    The images of an h x w box are the part itself, turned by 180 degrees (its bits
+    reversed), and each of those upside down (a row at a time); transposed, the same four
+    of the transpose. The least image has the fewer rows, so a box that is not square
+    needs only the four with min(h, w) rows."""
+    if h > w:                   # only the transposed images can be least
+        b = _transpose(b, h, w)
+        wm = _transpose(wm, h, w)
+        h, w = w, h
+    n = h * w
     bh, bw, bb, bx, neg = h, w, b, wm, False
-    first = True
-    for t in range(8):
-        # the least image has the fewer rows: a box that is not square needs only the 4
-        # images with min(h, w) rows
-        if (t < 4 and h > w) or (t >= 4 and h < w):
-            continue
-        H, W, ob, ow = _image(h, w, b, wm, t)
-        if first or _less(H, W, ob, ow, bh, bw, bb, bx):
-            bh, bw, bb, bx, neg = H, W, ob, ow, False
-            first = False
-        if _less(H, W, ow, ob, bh, bw, bb, bx):
-            bh, bw, bb, bx, neg = H, W, ow, ob, True
+    if wm < b:
+        bb, bx, neg = wm, b, True
+    for t in range(8 if h == w else 4):
+        if t == 4:              # a square box: its transposed images too
+            b = _transpose(b, h, w)
+            wm = _transpose(wm, h, w)
+        k = t & 3
+        if k == 0:
+            if t == 0:
+                continue        # the part itself, taken above
+            ob, ow = b, wm
+        elif k == 1:
+            ob, ow = _reverse(b, n), _reverse(wm, n)
+        elif k == 2:
+            ob, ow = _flip_rows(b, h, w), _flip_rows(wm, h, w)
+        else:
+            ob, ow = _flip_rows(_reverse(b, n), h, w), _flip_rows(_reverse(wm, n), h, w)
+        if _less(h, w, ob, ow, bh, bw, bb, bx):
+            bh, bw, bb, bx, neg = h, w, ob, ow, False
+        if _less(h, w, ow, ob, bh, bw, bb, bx):
+            bh, bw, bb, bx, neg = h, w, ow, ob, True
     return bh, bw, bb, bx, neg
 
 
 @njit(cache=True)
 def _crop(h, w, b, wm):
-    """The part cut down to its bounding box: (H, W, b', w')."""
+    """The part cut down to its bounding box: (H, W, b', w'), a row at a time."""
     stones = b | wm
-    r0, r1, c0, c1 = h, -1, w, -1
+    row = (np.int64(1) << w) - 1
+    r0, r1 = h, -1
+    cols = np.int64(0)
     for r in range(h):
-        for c in range(w):
-            if stones & (np.int64(1) << (r * w + c)):
-                r0 = min(r0, r)
-                r1 = max(r1, r)
-                c0 = min(c0, c)
-                c1 = max(c1, c)
+        bits = (stones >> (r * w)) & row
+        if bits:
+            if r0 == h:
+                r0 = r
+            r1 = r
+            cols |= bits
+    c0 = 0
+    while not (cols >> c0) & 1:
+        c0 += 1
+    c1 = w - 1
+    while not (cols >> c1) & 1:
+        c1 -= 1
     H, W = r1 - r0 + 1, c1 - c0 + 1
+    keep = (np.int64(1) << W) - 1
     ob = np.int64(0)
     ow = np.int64(0)
     for r in range(r0, r1 + 1):
-        for c in range(c0, c1 + 1):
-            bit = np.int64(1) << (r * w + c)
-            j = np.int64(1) << ((r - r0) * W + (c - c0))
-            if b & bit:
-                ob |= j
-            elif wm & bit:
-                ow |= j
+        shift = r * w + c0
+        ob |= ((b >> shift) & keep) << ((r - r0) * W)
+        ow |= ((wm >> shift) & keep) << ((r - r0) * W)
     return H, W, ob, ow
 
 
