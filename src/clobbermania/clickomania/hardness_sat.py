@@ -16,7 +16,7 @@ The puzzle (:func:`from_3sat`)
 ------------------------------
 Let the formula have variables x_1..x_n and clauses C_1..C_m (at most three distinct
 literals each; r_j = |C_j|, R = r_1 + ... + r_m). Parameters: A = n + 1, X = n(2A + 1),
-D = X + 1, the scale K = 3m + 1, and for each literal its *state value*
+D = X + 1, the scale K = R + 1, and for each literal its *state value*
 v(x_i) = (2i - 1)A + i - 1, v(~x_i) = (2i - 1)A + i. Colours: ``0`` items, ``1``/``2``
 the left column's inert blocks, ``3`` keys and gates, ``4``/``5`` the right column's inert
 blocks. An *inert word* alternates its two colours; the right and left columns share only
@@ -79,20 +79,20 @@ gate at K(U_j' - v(l')) - d, so
 
     K (U_j - U_j' + v(l') - v) = c - d.
 
-|c - d| <= max(m - 1, R - 1) < K, so both sides are 0: U_j - U_j' = v - v(l') lies within
+0 <= c <= m - 1 <= R - 1 and 0 <= d <= R - 1, so |c - d| < K and both sides are 0: U_j - U_j' = v - v(l') lies within
 [-X, X], so j = j' (the U_j are D = X + 1 apart), and v = v(l'). Since q <= n < A, v fixes
 (p, q): the state was l''s state. Each click removes one item, so p + q grows by one a
 click and the states (p, q) with p + q = 2i - 1 are passed at most once; set x_i true if
 the sequence passed (i, i - 1) and false otherwise. Clause j's key went at the state of a
 literal l' of C_j, which is then true: every clause is satisfied.
 
-Remarks. Size: the board is about 2 K(U_1 + (m - 1)D) rows high, O(m^2 n^2 + m n^2) rows.
-``from_3sat(..., scale=k)`` builds the same layout with K = k (k > R keeps the intended
-solution; ``parameters["proven"]`` says whether k >= 3m + 1).
+Remarks. Size: the board is about 2 K(U_1 + (m - 1)D) rows high, O(m^2 n^2) rows for
+R = O(m). ``from_3sat(..., scale=k)`` builds the same layout with any K = k > R (the proof
+uses only K > R).
 
 >>> c = from_3sat("(x)&(~x)")
 >>> c.parameters["columns"], c.parameters["colors"], c.parameters["scale"]
-(2, 6, 7)
+(2, 6, 3)
 >>> r = reduce_3sat("(a|b)&(~a|b)&(~b|a)")
 >>> r.certificate, r.verified
 ({'a': True, 'b': True}, True)
@@ -136,11 +136,11 @@ def _layout(f: Formula, scale: int | None):
     n, m = f.n_variables, len(f.clauses)
     total_lits = sum(len(c) for c in f.clauses)
     n_clean = total_lits - m
-    needed = 3 * m + 1
+    needed = total_lits + 1
     k = needed if scale is None else scale
-    if isinstance(k, bool) or not isinstance(k, int) or k <= total_lits:
-        raise NotationError(f"the scale must be an integer above the number of literal "
-                            f"occurrences ({total_lits}), not {scale!r}")
+    if isinstance(k, bool) or not isinstance(k, int) or k < needed:
+        raise NotationError(f"the scale must be an integer at least the number of literal "
+                            f"occurrences plus one ({needed}), not {scale!r}")
     a = n + 1
     x_total = n * (2 * a + 1)
     d = x_total + 1
@@ -217,7 +217,7 @@ def _layout(f: Formula, scale: int | None):
     right.extend((c, ("right cap",)) for c in reversed(rword))
     params = {
         "columns": 2, "colors": 6, "n": n, "m": m, "literals": total_lits,
-        "scale": k, "proven": k >= needed, "A": a, "X": x_total, "D": d, "U1": u1,
+        "scale": k, "A": a, "X": x_total, "D": d, "U1": u1,
         "rows": max(len(left), len(right)),
         "blocks": len(left) + len(right),
         "item_blocks": {"a": k * a, "b": k * (a + 1)},
@@ -240,7 +240,7 @@ def from_3sat(formula: Formula | str, scale: int | None = None) -> Construction:
 
     >>> c = from_3sat("1;-1")
     >>> c.board.width, c.parameters["n"], c.parameters["m"], c.parameters["gate_heights"]
-    (2, 1, 2, {'1:1': 35, '2:~1': 70})
+    (2, 1, 2, {'1:1': 18, '2:~1': 33})
     """
     f = _as_formula(formula)
     left, right, params = _layout(f, scale)
