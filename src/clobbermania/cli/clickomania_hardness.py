@@ -16,11 +16,11 @@ STRIP_LIMIT = 120
 
 
 @click.command("hardness")
-@click.argument("kind", type=click.Choice(["3partition"], case_sensitive=False))
+@click.argument("kind", type=click.Choice(["3partition", "3sat"], case_sensitive=False))
 @click.argument("instance")
 @click.option("--time-limit", type=float, metavar="S", default=10.0, show_default=True,
-              help="Seconds for the exact search of a certificate (a 3-partition), "
-                   "and, separately, for --solve.")
+              help="Seconds for the exact search of a certificate (a 3-partition or a "
+                   "satisfying assignment), and, separately, for --solve.")
 @click.option("--solve", "run_solver", is_flag=True,
               help="Also run the exact Clickomania solver on the puzzle (exponential: for "
                    "small instances).")
@@ -35,19 +35,28 @@ def hardness_cmd(kind, instance, time_limit, run_solver, as_json, svg_file) -> N
     \b
     3partition: INSTANCE is 3m positive integers, comma separated, with sum m*t and
       t/4 < a_i < t/2; the puzzle has 2 columns and 5 colours (Theorem 14).
+    3sat: INSTANCE is a CNF formula of clauses of at most 3 literals, numbered
+      "1,-2,3;-1,2" (a minus negates) or named "(a|~b|c)&(~a|b)", or a DIMACS .cnf
+      file; the puzzle has 2 columns and 6 colours (our reduction: the paper's
+      Theorem 15 reaches 5 columns and 3 colours, whose gadgets it does not publish).
 
     \b
     Examples:
       clobbermania clickomania hardness 3partition 4,4,5,4,4,5
       clobbermania clickomania hardness 3partition 4,4,4,4,4,6 --solve --json
+      clobbermania clickomania hardness 3sat "(x|y)&(~x|y)"
+      clobbermania clickomania hardness 3sat "1;-1" --solve --json
     """
     from ..clickomania import hardness as hd
+    from ..clickomania import hardness_sat as hs
 
     t0 = time.perf_counter()
     check_time_limit(time_limit)
     kind = kind.lower()
     if kind == "3partition":
         result = hd.reduce_3partition(instance, time_limit=time_limit)
+    else:
+        result = hs.reduce_3sat(instance, time_limit=time_limit)
     board = result.board
     solver = None
     if run_solver:
@@ -82,9 +91,12 @@ def hardness_cmd(kind, instance, time_limit, run_solver, as_json, svg_file) -> N
         click.echo(f"  {g['name']}: column {g['column']}, rows {g['rows'][0]}-{g['rows'][1]}")
     if len(result.construction.gadgets) > 40:
         click.echo(f"  ... {len(result.construction.gadgets) - 40} more parts")
-    name = "3-partition"
+    name = "3-partition" if kind == "3partition" else "satisfying assignment"
     if result.certificate is not None:
-        click.echo(f"{name}: {result.certificate}")
+        cert = result.certificate
+        if kind == "3sat":
+            cert = " ".join(f"{v}={'T' if b else 'F'}" for v, b in cert.items())
+        click.echo(f"{name}: {cert}")
         shown = " ".join(result.moves[:SHOWN_MOVES])
         more = len(result.moves) - SHOWN_MOVES
         click.echo(f"witness ({len(result.moves)} clicks, replayed: clears the board): {shown}"

@@ -79,8 +79,9 @@ gate at K(U_j' - v(l')) - d, so
 
     K (U_j - U_j' + v(l') - v) = c - d.
 
-0 <= c <= m - 1 <= R - 1 and 0 <= d <= R - 1, so |c - d| < K and both sides are 0: U_j - U_j' = v - v(l') lies within
-[-X, X], so j = j' (the U_j are D = X + 1 apart), and v = v(l'). Since q <= n < A, v fixes
+0 <= c <= m - 1 <= R - 1 and 0 <= d <= R - 1, so |c - d| < K and both sides are 0:
+U_j - U_j' = v - v(l') lies within [-X, X], so j = j' (the U_j are D = X + 1 apart), and
+v = v(l'). Since q <= n < A, v fixes
 (p, q): the state was l''s state. Each click removes one item, so p + q grows by one a
 click and the states (p, q) with p + q = 2i - 1 are passed at most once; set x_i true if
 the sequence passed (i, i - 1) and false otherwise. Clause j's key went at the state of a
@@ -253,7 +254,7 @@ def from_3sat(formula: Formula | str, scale: int | None = None) -> Construction:
         for i in range(1, len(col) + 1):
             if i == len(col) or col[i][1] != col[start][1]:
                 tag = col[start][1]
-                name = " ".join(str(x) for x in tag)
+                name = _part_name(f, tag)
                 out.append({"name": name, "column": column,
                             "rows": [height - i + 1, height - start]})
                 start = i
@@ -263,6 +264,23 @@ def from_3sat(formula: Formula | str, scale: int | None = None) -> Construction:
     instance = {"formula": f.text(), "variables": list(f.names),
                 "clauses": [list(c) for c in f.clauses]}
     return Construction("3sat", instance, board, params, gadgets)
+
+
+def _part_name(f: Formula, tag: tuple) -> str:
+    kind = tag[0]
+    if kind == "item":
+        return f"lattice item {tag[1]}{tag[2]} ({'K*A' if tag[1] == 'a' else 'K*(A+1)'})"
+    if kind == "key":
+        return f"clause key {tag[1]}"
+    if kind == "gate":
+        return f"gate of clause {tag[1]} for {f.literal_name(tag[2])}"
+    if kind == "spacer":
+        return "top spacer" if tag[1] == len(f.clauses) else f"spacer {tag[1]}"
+    if kind == "tune":
+        return f"tuning item {tag[1]}"
+    if kind == "clean":
+        return f"clean-up key {tag[1]}"
+    return " ".join(str(x) for x in tag)
 
 
 def witness_from_assignment(formula: Formula | str, assignment: dict[str, bool],
