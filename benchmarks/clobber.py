@@ -125,25 +125,32 @@ def mcgs_suites(time_limit: float) -> None:
           "files reuse the tables of earlier ones (the grid files repeat the row files)")
     grand = Counter()
     total = 0.0
+    cpu_total = 0.0
+    slowest = (0.0, "")
     for f in sorted(MCGS.glob("*.test")):
         cases = parse_test_file(f)
         recorded = sum(float(x) for x in _MS.findall(f.read_text())) / 1000
         c = Counter()
         t0 = time.perf_counter()
+        c0 = time.process_time()
         for case in cases:
             r = run_case(case, time_limit=time_limit)
             c[r.status] += 1
+            slowest = max(slowest, (r.seconds, f"{f.name}:{case.line}"))
             if r.status != "pass":
                 print(f"      {r.status} line {case.line}: {case.board[:50]} "
                       f"expected {[e.text() for e in case.expectations]} found {r.found}")
         t = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         total += t
+        cpu_total += cpu
         grand.update(c)
         rec = f"; MCGS recorded {recorded:.2f} s" if recorded else ""
         print(f"   {f.name}: {c['pass']} passed, {c['fail']} failed, "
-              f"{c['timeout']} timeouts; {t:.2f} s{rec}", flush=True)
+              f"{c['timeout']} timeouts; {cpu:.2f} s CPU ({t:.2f} s wall){rec}", flush=True)
     print(f"   all: {grand['pass']} passed, {grand['fail']} failed, {grand['timeout']} "
-          f"timeouts; {total:.1f} s", flush=True)
+          f"timeouts; {cpu_total:.1f} s CPU ({total:.1f} s wall); slowest case "
+          f"{slowest[0]:.2f} s wall ({slowest[1]})", flush=True)
 
 
 def five_by_six(limit: float, tt_bits: int = 24) -> None:

@@ -96,6 +96,21 @@ def test_kernel_moves_equal_reference_on_grids_and_graphs():
                 assert kernel_moves(p, color) == [tuple(m) for m in p.moves(color)]
 
 
+def test_a_row_of_64_squares_is_keyed_and_searched():
+    # a grid of 64 columns: the translation once shifted by 64 bits (undefined: x86 shifts
+    # by 0) and never returned on (xo)^32
+    p = Position.from_string("..." + "xo" * 30 + ".")
+    syms = K.symmetry_tables(p.board.symmetries())
+    row0 = np.uint64((1 << 64) - 1)
+    a, b = K.canonical(np.uint64(p.black), np.uint64(p.white), syms, 64, row0)
+    shifted = Position.from_string("xo" * 30 + "....")
+    mirror = Position.from_string("...." + "ox" * 30)
+    assert (int(a), int(b)) == min((shifted.black, shifted.white), (mirror.black, mirror.white))
+    r = solve_outcome(Position.from_string("xo" * 32), "black", node_limit=2000,
+                      all_moves=False)
+    assert r.nodes <= 2000 + 64
+
+
 def test_move_order_counts_the_replies_of_the_reference():
     # _order updates the reply count from the edges joining the colours: it must equal the
     # opponent's number of moves after each move, counted by Position.moves

@@ -492,8 +492,10 @@ def solve_sum(positions: list[Position], first: int | str, *,
             # rows: the bitboard search first; when it has not decided within its share,
             # the row-sum search with part values (long rows split into parts whose values
             # are cheap; grid parts are not, so grids stay with the bitboard search)
-            first_try = _Budget(None, KERNEL_FIRST_NODES if stones <= ROW_KERNEL_STONES
-                                else ROW_KERNEL_NODES)
+            share = KERNEL_FIRST_NODES if stones <= ROW_KERNEL_STONES else ROW_KERNEL_NODES
+            if budget.node_limit is not None:
+                share = min(share, budget.node_limit)
+            first_try = _Budget(None, share)
             first_try.deadline = budget.deadline
             try:
                 win = engine.wins(me, opp, first_try)
