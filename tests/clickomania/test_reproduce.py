@@ -23,7 +23,7 @@ def test_reproduce_clickomania_all_claims_hold():
     assert len(claims) >= 6
     assert not [c.name for c in claims if c.failed]
     names = " ".join(c.name for c in claims)
-    assert "Theorem 2" in names and "Theorem 14" in names
+    assert "Theorem 2" in names and "Theorem 14" in names and "Theorem 15" in names
 
 
 def test_a_wrong_method_is_caught(monkeypatch):

@@ -11,6 +11,11 @@
 * **Theorem 14** (3-partition -> a 2-column, 5-colour puzzle): the puzzle of a yes-instance
   is cleared by the click sequence built from its 3-partition (replayed), and the exact
   solver proves the puzzle of the smallest no-instances unsolvable.
+* **Theorem 15** (3-SAT is reducible to Clickomania): our reduction
+  (:mod:`clobbermania.clickomania.hardness_sat`, two columns and six colours, not the
+  paper's five columns and three colours, whose gadgets are unpublished): the puzzle of a
+  satisfiable formula is cleared by the click sequence built from a satisfying assignment
+  (replayed), and the exact solver proves the puzzle of an unsatisfiable one unsolvable.
 * **Section 5** (two-player variants): nothing is published to compare with, so these
   claims report what we find: the closed forms of two-colour lines of long runs
   (:func:`clobbermania.clickomania.twoplayer.long_runs_proof`) and the census of the
@@ -34,6 +39,9 @@ TWO_PLAYER_MAX_BLOCKS = 12
 #: solver decides in well under a second.
 PARTITION_YES = (4, 4, 5, 4, 4, 5)
 PARTITION_NO = [(4, 4, 4, 4, 4, 6), (4, 4, 4, 6, 6, 6)]
+#: 3-SAT: a satisfiable formula and the smallest unsatisfiable one (each about a second).
+SAT_YES = "(x|y)&(~x)"
+SAT_NO = "(x)&(~x)"
 
 
 def canonical_words(n: int, colors: int) -> Iterator[tuple[int, ...]]:
@@ -114,6 +122,30 @@ def _partition_claims() -> Iterator[Claim]:
                     f"exact solver: {s.proof}, {s.nodes:,} nodes", time.perf_counter() - t0)
 
 
+def _sat_claims() -> Iterator[Claim]:
+    from ..clickomania.hardness_sat import reduce_3sat
+    from ..clickomania.solver import solve_clickomania
+
+    t0 = time.perf_counter()
+    r = reduce_3sat(SAT_YES)
+    p = r.construction.parameters
+    yield Claim(f"Theorem 15 (3-SAT; our puzzle: {p['columns']} columns, {p['colors']} "
+                f"colours): the puzzle of the satisfiable {SAT_YES} is cleared",
+                "cleared by the witness", "cleared" if r.verified else "not cleared",
+                r.verified, f"assignment {r.certificate}, {len(r.moves or [])} clicks, "
+                f"{r.board.n_blocks} blocks", time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    r = reduce_3sat(SAT_NO)
+    s = solve_clickomania(r.board, time_limit=30)
+    found = "unsolvable" if s.exact and s.solvable is False else \
+        "solvable" if s.solvable else "undecided"
+    yield Claim(f"Theorem 15 (3-SAT; our puzzle): the puzzle of the unsatisfiable {SAT_NO} "
+                "is unsolvable", "unsolvable", found,
+                found == "unsolvable" and r.certificate is None and r.certificate_known,
+                f"DPLL: no assignment; exact solver: {s.proof}, {s.nodes:,} nodes, "
+                f"{r.board.n_blocks} blocks", time.perf_counter() - t0)
+
+
 def _two_player_claims() -> Iterator[Claim]:
     from ..clickomania.twoplayer import column_statistics, column_values, long_runs_proof
 
@@ -142,4 +174,5 @@ def _two_player_claims() -> Iterator[Claim]:
 def clickomania_claims() -> Iterator[Claim]:
     yield from _grammar_claims()
     yield from _partition_claims()
+    yield from _sat_claims()
     yield from _two_player_claims()
