@@ -43,16 +43,24 @@ pick a true literal l; at l's state, clause key k_j is level with gate g(j, l): 
 them. (A click at height h lowers both columns above h by one; the pairs of other clauses
 are both above or both below every such h, because the bands of different clauses are
 K(D - X) = K > R apart, so each click keeps them level-to-be.) The R - m gates left are
-then taken by the clean-up keys, lowest key with highest gate first, lowering the cap by
-folding L (below) and removing tuning items to fix the parity. Last, L and R are each an
-even palindrome of alternating letters, W Q and the right word: both fold up to nothing.
+then taken by the clean-up keys, for s = 1, 2, ...: c_s with the highest gate G left.
+Remove the tuning item left from stage s - 1, if any; fold L's palindrome (each fold takes
+one letter of W and one of Q, both below c_s, so c_s comes down two), first removing t_s
+(three) if c_s's height and G's differ by an odd number; click c_s with G. This works:
+c_s starts above G (the top spacer makes W taller than every gate, and later c_s sits
+eight letters and t_s above c_(s-1), which met a higher gate), so the difference is at
+least 8 after the tuning items; and c_s reaches G before the fold reaches t_s, because c_s
+follows at least |W| - Z + R + 4 letters of Q, Z the lowest gate's starting height, so
+folding up to t_s would bring it down to |W| - (that) + 3 < Z - R, below every gate (a
+gate only drops by the gates removed under it). Last, L and R are each an even
+palindrome of alternating letters, W Q and the right word: both fold up to nothing.
 
 Theorem
 -------
 The puzzle can be cleared if and only if the formula is satisfiable.
 
-*If*: the sequence above; :func:`witness_from_assignment` builds it (the clean-up stage
-greedily, each step checked) and the tests replay it on the reference rules.
+*If*: the sequence above; :func:`witness_from_assignment` builds it (checking each step)
+and :func:`reduce_3sat` replays it on the reference rules.
 
 *Only if*. Take a sequence that clears the board and look at it while clause keys remain.
 
