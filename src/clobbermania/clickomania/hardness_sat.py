@@ -126,10 +126,11 @@ _CLEANUP_GAP = 8
 
 def _as_formula(formula: Formula | str) -> Formula:
     if isinstance(formula, Formula):
-        for c in formula.clauses:
+        for k, c in enumerate(formula.clauses, 1):
             if len(c) > 3:
-                raise NotationError(f"clause {formula.text()!r} has a clause of {len(c)} "
-                                    "literals; 3-SAT takes at most 3")
+                shown = " | ".join(formula.literal_name(x) for x in c)
+                raise NotationError(f"clause {k} ({shown}) has {len(c)} literals; 3-SAT "
+                                    "takes at most 3")
         return formula
     return load_formula(formula, max_clause_length=3)
 
