@@ -14,7 +14,8 @@ Sections (each prints its figures as it goes):
 2. perft of OpenSpiel's 8x8 start to depth 4 (oracle 112, 11848, 1182276, 111070552);
 3. the MCGS suites (``../shared/data/mcgs``): per file passed / failed / timeouts and our
    total time, next to the total of the times MCGS recorded in the files' comments;
-4. ``--five-by-six S``: the 5x6 start with a limit of S seconds;
+4. ``--five-by-six S``: the 5x6 start with a limit of S seconds (first moves refuted in
+   rounds of growing node budgets: the count refuted is the bound reached);
 5. ``--xo S``: (XO)^n for n = 1, 2, ... with both first players, S seconds per n: the
    largest n decided and its time (theorem: a first-player win exactly when n != 3).
 
