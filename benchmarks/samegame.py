@@ -26,6 +26,9 @@ prototypes were not kept):
     NRPA level 2 (10,000 playouts)                1,823 (2.2 s)  2,674 (2.7 s)
     NRPA level 3, cut at 400,000 playouts         2,007 (80 s)   -
     beam, heuristic (score + sum (g-2)^2), w 4096 1,335 (11 s)   2,121 (14 s)
+    beam, score + kept-colour potential, w 512    1,125 (1.3 s)  1,164 (1.6 s)
+      (2026-11-24: (n_keep-2)^2 + sum of the other colours' (g-2)^2 - 50 a lone
+      block; 350,000 children valued a CPU second; not kept)
     beam, one playout a child, w 64               1,764 (7 s)    3,367 (9 s)
     beam, one playout a child, w 256              1,871 (34 s)   -
     this search (best line kept, backward beams)  2,076 (30 s)   3,317 (30 s)
