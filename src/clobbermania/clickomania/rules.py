@@ -250,30 +250,36 @@ class Board:
         return f"{column_name(c)}{r + 1}" if c >= 0 else f"({r}, {c})"
 
     # -- groups and clicks -------------------------------------------------------------
+    def _flood(self, c: int, h: int) -> Group:
+        """The maximal group of block (column c, height h), found by flood fill."""
+        cols = self.columns
+        color = cols[c][h]
+        seen = {(c, h)}
+        stack = [(c, h)]
+        while stack:
+            cc, hh = stack.pop()
+            for c2, h2 in ((cc - 1, hh), (cc + 1, hh), (cc, hh - 1), (cc, hh + 1)):
+                if (0 <= c2 < len(cols) and 0 <= h2 < len(cols[c2])
+                        and (c2, h2) not in seen and cols[c2][h2] == color):
+                    seen.add((c2, h2))
+                    stack.append((c2, h2))
+        H = self.height
+        c0, h0 = min(seen)  # leftmost column, lowest there
+        squares = tuple(sorted((H - 1 - hh, cc) for cc, hh in seen))
+        return Group(color, len(seen), squares, (H - 1 - h0, c0))
+
     @cached_property
     def _group_list(self) -> tuple[Group, ...]:
         """Every maximal group, ordered by representative (column-major, bottom up)."""
-        cols = self.columns
         H = self.height
         seen: set[tuple[int, int]] = set()
         groups = []
-        for c, col in enumerate(cols):
-            for h, color in enumerate(col):
-                if (c, h) in seen:
-                    continue
-                stack = [(c, h)]
-                seen.add((c, h))
-                cells = []
-                while stack:
-                    cc, hh = stack.pop()
-                    cells.append((cc, hh))
-                    for c2, h2 in ((cc - 1, hh), (cc + 1, hh), (cc, hh - 1), (cc, hh + 1)):
-                        if (0 <= c2 < len(cols) and 0 <= h2 < len(cols[c2])
-                                and (c2, h2) not in seen and cols[c2][h2] == color):
-                            seen.add((c2, h2))
-                            stack.append((c2, h2))
-                squares = tuple(sorted((H - 1 - hh, cc) for cc, hh in cells))
-                groups.append(Group(color, len(cells), squares, (H - 1 - h, c)))
+        for c, col in enumerate(self.columns):
+            for h in range(len(col)):
+                if (c, h) not in seen:
+                    g = self._flood(c, h)
+                    seen.update((cc, H - 1 - r) for r, cc in g.squares)
+                    groups.append(g)
         return tuple(groups)
 
     def groups(self) -> list[Group]:
@@ -293,10 +299,9 @@ class Board:
         sq = self.parse_square(square)
         if self.cell(sq) < 0:
             raise IllegalMoveError(f"square {self.square_name(sq)} is empty")
-        for g in self._group_list:
-            if sq in g.squares:
-                return g
-        raise AssertionError("unreachable: every block is in a group")
+        r, c = sq
+        # one flood fill, not every group of the board: long replays stay linear per click
+        return self._flood(c, self.height - 1 - r)
 
     def click(self, square: Square | str) -> Board:
         """The board after clicking the group at ``square`` (blocks fall, columns close).
