@@ -409,8 +409,26 @@ def witness_from_partition(numbers: str | Iterable[int],
     return moves
 
 
-def _verify(board: Board, moves: list[str]) -> bool:
-    return replay(board, moves)[-1].is_cleared
+def reduce_with_certificate(construction: Construction, find_certificate, build_witness,
+                            what: str, t0: float) -> HardnessResult:
+    """The result of a reduction: search the certificate (``find_certificate()``; an
+    UnsupportedError means it ran out of time), build the clearing clicks from it
+    (``build_witness(certificate)``) and replay them by the reference rules. Shared by
+    :func:`reduce_3partition` and :func:`hardness_sat.reduce_3sat`."""
+    known = True
+    try:
+        certificate = find_certificate()
+    except UnsupportedError:
+        certificate, known = None, False
+    moves = None
+    verified = False
+    if certificate is not None:
+        moves = build_witness(certificate)
+        verified = replay(construction.board, moves)[-1].is_cleared
+        if not verified:  # pragma: no cover - the theorem says this cannot happen
+            raise AssertionError(f"the witness built from the {what} did not clear")
+    return HardnessResult(construction, certificate, known, moves, verified,
+                          time.perf_counter() - t0)
 
 
 def reduce_3partition(numbers: str | Iterable[int], time_limit: float | None = 10.0,
@@ -426,19 +444,9 @@ def reduce_3partition(numbers: str | Iterable[int], time_limit: float | None = 1
     t0 = time.perf_counter()
     c = from_3partition(numbers, scale)
     a = c.instance["numbers"]
-    known = True
-    try:
-        triples = find_3partition(a, time_limit=time_limit)
-    except UnsupportedError:
-        triples, known = None, False
-    moves = None
-    verified = False
-    if triples is not None:
-        moves = witness_from_partition(a, triples, scale)
-        verified = _verify(c.board, moves)
-        if not verified:  # pragma: no cover - the theorem says this cannot happen
-            raise AssertionError("the witness built from the 3-partition did not clear")
-    return HardnessResult(c, triples, known, moves, verified, time.perf_counter() - t0)
+    return reduce_with_certificate(
+        c, lambda: find_3partition(a, time_limit=time_limit),
+        lambda triples: witness_from_partition(a, triples, scale), "3-partition", t0)
 
 
 __all__ = ["Construction", "HardnessResult", "parse_numbers", "check_3partition",

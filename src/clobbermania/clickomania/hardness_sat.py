@@ -113,9 +113,9 @@ from __future__ import annotations
 
 import time
 
-from ..errors import NotationError, UnsupportedError
-from .hardness import Construction, HardnessResult
-from .rules import Board, replay
+from ..errors import NotationError
+from .hardness import Construction, HardnessResult, reduce_with_certificate
+from .rules import Board
 from .sat import Formula, dpll, load_formula, parse_formula
 
 #: The colours of the puzzle.
@@ -298,6 +298,7 @@ def witness_from_assignment(formula: Formula | str, assignment: dict[str, bool],
     satisfying ``assignment`` (variable name -> bool); NotationError if some clause is
     false under it.
 
+    >>> from clobbermania.clickomania.rules import replay
     >>> moves = witness_from_assignment("(x)&(x|y)", {"x": True, "y": False})
     >>> replay(from_3sat("(x)&(x|y)").board, moves)[-1].is_cleared
     True
@@ -408,20 +409,9 @@ def reduce_3sat(formula: Formula | str, time_limit: float | None = 10.0,
     """
     t0 = time.perf_counter()
     f = _as_formula(formula)
-    c = from_3sat(f, scale)
-    known = True
-    try:
-        assignment = dpll(f, time_limit=time_limit)
-    except UnsupportedError:
-        assignment, known = None, False
-    moves = None
-    verified = False
-    if assignment is not None:
-        moves = witness_from_assignment(f, assignment, scale)
-        verified = replay(c.board, moves)[-1].is_cleared
-        if not verified:  # pragma: no cover - the theorem says this cannot happen
-            raise AssertionError("the witness built from the assignment did not clear")
-    return HardnessResult(c, assignment, known, moves, verified, time.perf_counter() - t0)
+    return reduce_with_certificate(
+        from_3sat(f, scale), lambda: dpll(f, time_limit=time_limit),
+        lambda assignment: witness_from_assignment(f, assignment, scale), "assignment", t0)
 
 
 __all__ = ["state_value", "from_3sat", "witness_from_assignment", "reduce_3sat",
