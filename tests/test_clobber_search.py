@@ -9,11 +9,11 @@ import json
 import random
 import time
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 from cli_runner import run_cli
+from shared_data import MCGS_DATA
 
 from clobbermania.clobber import _search_kernels as K
 from clobbermania.clobber.mcgs import parse_test_file, parse_test_text, run_case
@@ -30,9 +30,7 @@ from clobbermania.errors import ClobbermaniaError
 from clobbermania.graphs import parse_graph_spec
 from clobbermania.stones import BLACK, WHITE, Position, opponent
 
-MCGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "mcgs"
-if not MCGS.is_dir():
-    MCGS = Path("/work/shared/data/mcgs")
+MCGS = MCGS_DATA
 
 
 def random_position(rng: random.Random, rows: int, cols: int, holes: float = 0.2) -> Position:

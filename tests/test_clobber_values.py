@@ -5,10 +5,10 @@ import itertools
 import json
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
+from shared_data import MCGS_DATA
 
 from clobbermania.cgt import Game
 from clobbermania.clobber.values import (
@@ -21,7 +21,7 @@ from clobbermania.clobber.values import (
 from clobbermania.graphs import parse_graph_spec
 from clobbermania.stones import BLACK, WHITE, Position
 
-MCGS = Path("/work/shared/data/mcgs")
+MCGS = MCGS_DATA
 
 
 def V(text: str) -> Game:
@@ -297,3 +297,24 @@ def test_reproduce_clobber_group_pieces():
         assert _conjecture_claim(budget=0.5).status == "fail"
     finally:
         rc.conjectured_xxo = saved
+
+
+def test_pycgt_peer_agrees_on_random_positions():
+    """The issue's peer oracle: pycgt's Clobber values (x = Left) on random small
+    positions, compared exactly (pycgt's game rebuilt as ours from its options)."""
+    pytest.importorskip("pycgt")
+    from pycgt.rulesets import clobber as pycgt_clobber
+
+    def from_pycgt(g, memo):
+        if id(g) not in memo:
+            memo[id(g)] = Game.from_options([from_pycgt(x, memo) for x in g.left],
+                                            [from_pycgt(x, memo) for x in g.right])
+        return memo[id(g)]
+
+    rng = random.Random(2024)
+    for _ in range(30):
+        rows, cols = rng.choice(((1, 6), (1, 8), (2, 3), (2, 4), (3, 3)))
+        text = "/".join("".join(rng.choice("xxoo.") for _ in range(cols))
+                        for _ in range(rows))
+        theirs = pycgt_clobber.value(pycgt_clobber.board(text.replace("/", "|")))
+        assert from_pycgt(theirs, {}) is V(text), text

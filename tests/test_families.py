@@ -7,10 +7,10 @@ import itertools
 import json
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
+from shared_data import MCGS_DATA
 
 from clobbermania.clobber.families import (
     Periodicity,
@@ -28,7 +28,7 @@ from clobbermania.clobber.families import (
 from clobbermania.errors import NotationError, UnsupportedError
 from clobbermania.stones import Position
 
-MCGS = Path("/work/shared/data/mcgs")
+MCGS = MCGS_DATA
 
 
 @cache

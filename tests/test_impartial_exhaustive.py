@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shared_data import MCGS_DATA
 
 from clobbermania.stones import Board, Position
 
@@ -21,9 +22,7 @@ X = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = X  # (its dataclasses look their module up by name)
 _spec.loader.exec_module(X)
 
-MCGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "mcgs"
-if not MCGS.is_dir():
-    MCGS = Path("/work/shared/data/mcgs")
+MCGS = MCGS_DATA
 
 
 def _mex(values):

@@ -2,9 +2,9 @@
 
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from shared_data import MCGS_DATA
 
 from clobbermania.clobber.impartial import GrundyTimeout
 from clobbermania.clobber.mcgs import (
@@ -16,9 +16,7 @@ from clobbermania.clobber.mcgs import (
 )
 from clobbermania.errors import NotationError, UnsupportedError
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mcgs"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data/mcgs")
+DATA = MCGS_DATA
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="MCGS test files not present")
 IMPARTIAL_FILES = sorted(DATA.glob("impartial__*.test")) if DATA.is_dir() else []
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_runner import run_cli
+from shared_data import MCGS_DATA
 
 from clobbermania.clobber import rowdb
 from clobbermania.clobber.rowdb import (
@@ -31,7 +32,7 @@ from clobbermania.clobber.rowdb import (
 from clobbermania.errors import ClobbermaniaError, NotationError
 from clobbermania.stones import BLACK, WHITE, Position
 
-MCGS = Path("/work/shared/data/mcgs")
+MCGS = MCGS_DATA
 DB_STONES = 20
 
 
