@@ -25,6 +25,7 @@ demo: $(VENV)/.installed
 	$(BIN)/clobbermania reproduce grundy
 	$(BIN)/clobbermania grundy value xo_oxx
 	$(BIN)/clobbermania clobber value xoxo/oxox/xoxo
+	$(BIN)/clobbermania reproduce clobber
 	$(BIN)/clobbermania reproduce clickomania
 	$(BIN)/clobbermania clickomania solve 12213/21132/13321/32113 --maximize --svg clickomania.svg
 	@echo "picture of the clicks written to clickomania.svg"
