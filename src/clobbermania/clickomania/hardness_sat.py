@@ -116,7 +116,7 @@ import time
 from ..errors import NotationError
 from .hardness import Construction, HardnessResult, reduce_with_certificate
 from .rules import Board
-from .sat import Formula, dpll, load_formula, parse_formula
+from .sat import Formula, check_clause_lengths, dpll, load_formula, parse_formula
 
 #: The colours of the puzzle.
 ITEM, L_INERT, KEY, R_INERT = 0, (1, 2), 3, (4, 5)
@@ -126,12 +126,7 @@ _CLEANUP_GAP = 8
 
 def _as_formula(formula: Formula | str) -> Formula:
     if isinstance(formula, Formula):
-        for k, c in enumerate(formula.clauses, 1):
-            if len(c) > 3:
-                shown = " | ".join(formula.literal_name(x) for x in c)
-                raise NotationError(f"clause {k} ({shown}) has {len(c)} literals; 3-SAT "
-                                    "takes at most 3")
-        return formula
+        return check_clause_lengths(formula, 3)
     return load_formula(formula, max_clause_length=3)
 
 

@@ -191,14 +191,9 @@ def parse_formula(text: str, max_clause_length: int | None = 3) -> Formula:
         raw = [[renum[abs(x)] * (1 if x > 0 else -1) for x in c] for c in raw]
     if not raw:
         raise NotationError("the formula has no clauses")
-    clauses = []
-    for k, c in enumerate(raw, 1):
-        dedup = tuple(dict.fromkeys(c))
-        if max_clause_length is not None and len(dedup) > max_clause_length:
-            shown = " | ".join(("~" if x < 0 else "") + names[abs(x) - 1] for x in dedup)
-            raise NotationError(f"clause {k} ({shown}) has {len(dedup)} literals; 3-SAT takes "
-                                f"at most {max_clause_length}")
-        clauses.append(dedup)
+    clauses = [tuple(dict.fromkeys(c)) for c in raw]
+    # (checked before unused variables are dropped: names still match the numbers)
+    check_clause_lengths(Formula(tuple(names), tuple(clauses)), max_clause_length)
     # a DIMACS header may announce variables that no clause uses: drop them, renumbered
     used = sorted({abs(x) for c in clauses for x in c})
     if len(used) != len(names):
@@ -206,6 +201,18 @@ def parse_formula(text: str, max_clause_length: int | None = 3) -> Formula:
         names = [names[v - 1] for v in used]
         clauses = [tuple(renum[abs(x)] * (1 if x > 0 else -1) for x in c) for c in clauses]
     return Formula(tuple(names), tuple(clauses))
+
+
+def check_clause_lengths(formula: Formula, max_clause_length: int | None) -> Formula:
+    """The formula itself, or NotationError naming its first clause of more than
+    ``max_clause_length`` literals (None: any length)."""
+    if max_clause_length is not None:
+        for k, c in enumerate(formula.clauses, 1):
+            if len(c) > max_clause_length:
+                shown = " | ".join(formula.literal_name(x) for x in c)
+                raise NotationError(f"clause {k} ({shown}) has {len(c)} literals; 3-SAT "
+                                    f"takes at most {max_clause_length}")
+    return formula
 
 
 def load_formula(text_or_path: str, max_clause_length: int | None = 3) -> Formula:
