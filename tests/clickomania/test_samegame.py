@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from cli_runner import run_cli
 
-from clobbermania.clickomania._samegame_kernels import k_playout
+from clobbermania.clickomania._samegame_kernels import k_endgame, k_playout
 from clobbermania.clickomania.rules import Board, group_score, score_sequence, to_grid
 from clobbermania.clickomania.samegame import (
     STANDARD_SET,
@@ -85,6 +85,42 @@ def test_search_finds_the_brute_force_optimum_on_small_boards():
         assert r.exact
         assert r.score == brute_force_best(board)
         assert r.score == score_sequence(board, r.moves)
+
+
+def _endgame(board: Board, target: int, max_nodes: int = 10**7, tt_bits: int = 12):
+    grid = to_grid(board)
+    W, H = grid.shape
+    zobrist = np.random.default_rng(0).integers(1, 2**63, size=(W, H, 36),
+                                                dtype=np.int64).astype(np.uint64)
+    tt_key = np.zeros(1 << tt_bits, np.uint64)
+    tt_val = np.zeros(1 << tt_bits, np.int64)
+    path = np.zeros(grid.size, np.int16)
+    stats = np.zeros(3, np.int64)
+    v = k_endgame(grid, target, max_nodes, zobrist, tt_key, tt_val, path, stats)
+    return v, board_square_names(board, path[:stats[1]]), stats
+
+
+def test_exact_endgame_matches_the_brute_force():
+    rng = random.Random(16)
+    for i in range(60):
+        board = random_board(rng, rng.randint(2, 5), rng.randint(2, 5), rng.randint(2, 4))
+        # a tiny table (collisions, replacement) must not change the answer
+        v, moves, stats = _endgame(board, -1, tt_bits=3 if i % 2 else 12)
+        assert stats[2] == 0
+        assert v == brute_force_best(board) == score_sequence(board, moves)
+        # with a target it only reports a better game
+        v2, moves2, _ = _endgame(board, v)
+        assert (v2, moves2) == (v, [])
+        if v > 0:
+            v3, moves3, _ = _endgame(board, v - 1)
+            assert v3 == v == score_sequence(board, moves3)
+
+
+def test_exact_endgame_node_limit_is_reported():
+    board = random_board(random.Random(3), 8, 8, 4)
+    v, moves, stats = _endgame(board, -1, max_nodes=50)
+    assert stats[2] == 1 and stats[0] <= 51
+    assert v == score_sequence(board, moves)
 
 
 def test_a_narrow_beam_is_not_called_exact():

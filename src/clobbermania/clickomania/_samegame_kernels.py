@@ -258,3 +258,171 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
                 counters[1] = 1
             break
     return k
+
+
+@njit(cache=True)
+def k_score_bound(grid: np.ndarray, counts: np.ndarray) -> int:
+    """An upper bound on the score still to be made from ``grid``: every colour removed as
+    one group, sum of ``(count - 2)^2``, plus the clear bonus unless some colour has a lone
+    block. Valid because splitting a colour never pays: for a, b >= 2,
+    ``(a + b - 2)^2 >= (a - 2)^2 + (b - 2)^2``, and leaving blocks only loses.
+    ``counts`` (N_COLOURS entries) is scratch."""
+    W, H = grid.shape
+    counts[:] = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            v = grid[c, h]
+            if v < 0:
+                break
+            counts[v] += 1
+    ub = 0
+    lone = False
+    for k in range(N_COLOURS):
+        n = counts[k]
+        if n == 1:
+            lone = True
+        elif n > 2:
+            ub += (n - 2) * (n - 2)
+    return ub if lone else ub + 1000
+
+
+@njit(cache=True)
+def k_endgame(grid: np.ndarray, target: int, max_nodes: int, zobrist: np.ndarray,
+              tt_key: np.ndarray, tt_val: np.ndarray, path: np.ndarray,
+              stats: np.ndarray) -> int:
+    """The best score still to be made from ``grid``, by depth-first branch and bound, if
+    it beats ``target``: returns it and writes its clicks to ``path[:stats[1]]``; returns
+    ``target`` (``stats[1] = 0``) when nothing beats it.
+
+    A node is cut when its score so far plus an upper bound on the rest is <= the best
+    total known (initially ``target``): the bound is :func:`k_score_bound`, or a tighter one
+    from the transposition table (``tt_key`` / ``tt_val``, a power-of-two size, Zobrist
+    keys; it stores for a searched board the maximum over its clicks of the click's score
+    plus the child's bound, a valid bound whatever cut the child). Bounds depend on the
+    board only, so the table may be kept between calls. Largest groups are tried first.
+    ``stats[0]`` counts the nodes; ``stats[2]`` is set to 1 when ``max_nodes`` stopped the
+    search (the result is then not proved optimal).
+    """
+    W, H = grid.shape
+    N = W * H
+    D = N // 2 + 2
+    grids = np.empty((D, W, H), np.int8)
+    mcs = np.empty((D, N), np.int64)
+    mhs = np.empty((D, N), np.int64)
+    msz = np.empty((D, N), np.int64)
+    bcol = np.empty(N, np.int64)
+    nmv = np.zeros(D, np.int64)
+    mi = np.zeros(D, np.int64)
+    gsc = np.zeros(D, np.int64)  # score so far at each depth
+    mvs = np.zeros(D, np.int64)  # score of the click that led to each depth
+    ubs = np.zeros(D, np.int64)  # bound being built at each depth
+    hs = np.zeros(D, np.uint64)
+    cur = np.zeros(D, np.int16)
+    counts = np.zeros(N_COLOURS, np.int64)
+    mark = np.zeros((W, H), dtype=np.bool_)
+    sc = np.empty(N, dtype=np.int32)
+    sh = np.empty(N, dtype=np.int32)
+    mask = tt_key.shape[0] - 1
+    best = target
+    stats[1] = 0
+    stats[2] = 0
+    grids[0] = grid
+    d = 0
+    gsc[0] = 0
+    entering = True
+    child_bound = 0
+    while True:
+        if entering:
+            # enter the node at depth d: leave child_bound set and entering False when it
+            # is settled without expansion (cut, table, end of game)
+            stats[0] += 1
+            g = grids[d]
+            ub = k_score_bound(g, counts)
+            settled = False
+            if gsc[d] + ub <= best:
+                child_bound = ub
+                settled = True
+            if not settled:
+                hsh = k_hash(g, zobrist)
+                hs[d] = hsh
+                slot = np.int64(hsh & np.uint64(mask))
+                for _ in range(4):
+                    if hsh == 0:  # the empty board: keys 0 mark free slots
+                        break
+                    if tt_key[slot] == hsh:
+                        if tt_val[slot] < ub:
+                            ub = tt_val[slot]
+                        break
+                    slot = (slot + 1) & mask
+                if gsc[d] + ub <= best:
+                    child_bound = ub
+                    settled = True
+            if not settled:
+                m = k_moves_with(g, mcs[d], mhs[d], msz[d], bcol, mark, sc, sh)
+                if m == 0:
+                    end = 1000 if g[0, 0] < 0 else 0
+                    if gsc[d] + end > best:
+                        best = gsc[d] + end
+                        stats[1] = d
+                        for q in range(d):
+                            path[q] = cur[q]
+                    child_bound = end
+                    settled = True
+                else:
+                    # largest groups first (insertion sort, few moves)
+                    for i in range(1, m):
+                        a, b, s = mcs[d, i], mhs[d, i], msz[d, i]
+                        j = i - 1
+                        while j >= 0 and msz[d, j] < s:
+                            mcs[d, j + 1] = mcs[d, j]
+                            mhs[d, j + 1] = mhs[d, j]
+                            msz[d, j + 1] = msz[d, j]
+                            j -= 1
+                        mcs[d, j + 1] = a
+                        mhs[d, j + 1] = b
+                        msz[d, j + 1] = s
+                    nmv[d] = m
+                    mi[d] = 0
+                    ubs[d] = -1
+            entering = False
+            if settled:
+                if d == 0:
+                    break
+                d -= 1
+                v = mvs[d + 1] + child_bound
+                if v > ubs[d]:
+                    ubs[d] = v
+                continue
+        if stats[0] >= max_nodes:
+            stats[2] = 1
+            break
+        if mi[d] < nmv[d]:
+            i = mi[d]
+            mi[d] += 1
+            grids[d + 1] = grids[d]
+            n = k_click_with(grids[d + 1], mcs[d, i], mhs[d, i], mark, sc, sh)
+            mvs[d + 1] = (n - 2) * (n - 2)
+            gsc[d + 1] = gsc[d] + mvs[d + 1]
+            cur[d] = mcs[d, i] * H + mhs[d, i]
+            d += 1
+            entering = True
+            continue
+        # every click of the node at depth d is done: store its bound, return to the parent
+        hsh = hs[d]
+        slot = np.int64(hsh & np.uint64(mask))
+        for _ in range(4):
+            if tt_key[slot] == hsh or tt_key[slot] == 0:
+                break
+            slot = (slot + 1) & mask
+        tt_key[slot] = hsh
+        tt_val[slot] = ubs[d]
+        if d == 0:
+            break
+        child_bound = ubs[d]
+        d -= 1
+        v = mvs[d + 1] + child_bound
+        if v > ubs[d]:
+            ubs[d] = v
+    return best
