@@ -125,9 +125,27 @@ def test_exact_endgame_node_limit_is_reported():
 
 def test_a_narrow_beam_is_not_called_exact():
     board = Board.from_string("12121/21212/11221/22112")
-    r = play_samegame(board, time_limit=None, max_playouts=50, first_width=1, max_width=1)
+    r = play_samegame(board, time_limit=None, max_playouts=50, first_width=1, max_width=1,
+                      endgame_nodes=0)
     assert not r.exact
     assert r.score <= brute_force_best(board)
+
+
+def test_the_exact_endgame_finds_the_clear_a_narrow_beam_misses():
+    board = Board.from_string("21212/22201/02000/11012/02002")
+    best = brute_force_best(board)
+    assert best == 1057
+    narrow = {"time_limit": None, "max_playouts": 30, "first_width": 1, "max_width": 1}
+    r0 = play_samegame(board, **narrow, endgame_nodes=0)
+    assert not r0.cleared and r0.score < best and not r0.exact
+    r = play_samegame(board, **narrow)
+    # the endgame solved the game from the root: the result is proved optimal
+    assert (r.score, r.cleared, r.exact) == (best, True, True)
+    assert r.score == score_sequence(board, r.moves)
+    # a standard board: the spliced endgame replays to the returned score
+    b1 = read_samegame_set()[0]
+    r1 = play_samegame(b1, time_limit=None, max_playouts=2000, endgame_nodes=20_000)
+    assert r1.score == score_sequence(b1, r1.moves) and "exact endgame" in r1.algorithm
 
 
 def test_deterministic_with_a_seed():

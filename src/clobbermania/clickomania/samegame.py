@@ -48,7 +48,7 @@ import numpy as np
 
 from ..errors import NotationError
 from ._kernels import k_click
-from ._samegame_kernels import k_beam_level, k_playout_scores
+from ._samegame_kernels import k_beam_level, k_endgame, k_playout_scores
 from .rules import Board, read_boards, score_sequence, to_grid
 
 #: The standard test set (20 boards, 15x15, 5 colours) in the project's shared data.
@@ -70,6 +70,12 @@ REFINE_STEP = 6
 FIRST_WIDTH = 16
 #: The widest beam (memory: about 1 KB a board, 40 children a board).
 MAX_WIDTH = 1 << 14
+#: Nodes of one exact endgame call (about a million a CPU second) per second of the time
+#: limit; without a time limit, ENDGAME_NODES_MIN.
+ENDGAME_NODES_PER_SECOND = 10_000
+ENDGAME_NODES_MIN = 200_000
+#: Transposition table of the exact endgame: 2**bits entries of 16 bytes.
+ENDGAME_TT_BITS = 21
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,8 @@ def _seed_state(seed: int, salt: int) -> np.ndarray:
 def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                   progress: Callable[[dict], None] | None = None, *,
                   max_playouts: int | None = None, clock: str = "wall",
-                  first_width: int = FIRST_WIDTH, max_width: int = MAX_WIDTH) -> SameGameResult:
+                  first_width: int = FIRST_WIDTH, max_width: int = MAX_WIDTH,
+                  endgame_nodes: int | None = None) -> SameGameResult:
     """The best SameGame game found on ``board`` within ``time_limit`` seconds.
 
     ``clock``: ``"wall"`` or ``"cpu"`` (this process's CPU time: fair on a loaded
@@ -135,6 +142,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
 
     The returned score is the replayed score of the returned moves
     (:func:`rules.score_sequence`), not the search's own count.
+
+    ``endgame_nodes``: the node limit of one exact endgame call (default: from the time
+    limit, see :data:`ENDGAME_NODES_PER_SECOND`); 0 turns the exact endgame off.
 
     >>> r = play_samegame(Board.from_string("112/221/112"), max_playouts=100)
     >>> r.score, r.moves, r.exact
@@ -149,6 +159,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         raise NotationError(f"the playout limit must be at least 1, not {max_playouts}")
     if first_width < 1 or max_width < first_width:
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
+    if endgame_nodes is not None and endgame_nodes < 0:
+        raise NotationError(f"the endgame node limit must be at least 0, not {endgame_nodes}")
     _compile_kernels()
     wall0 = time.perf_counter()
     cpu0 = time.process_time()
@@ -210,8 +222,48 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
             return value, None
         return int(found[0]), path[:found[1]].copy()
 
+    # the exact endgame: its table (bounds depend on the board only) lives for the search
+    tt_key = np.zeros(1 << ENDGAME_TT_BITS, dtype=np.uint64)
+    tt_val = np.zeros(1 << ENDGAME_TT_BITS, dtype=np.int64)
+    eg_path = np.zeros(L, dtype=np.int16)
+    eg_stats = np.zeros(3, dtype=np.int64)
+    eg_nodes = (max(ENDGAME_NODES_MIN, int(ENDGAME_NODES_PER_SECOND * (time_limit or 0)))
+                if endgame_nodes is None else endgame_nodes)
+    eg_count = [0, 0]  # calls, nodes
+
+    def endgame_pass(line: np.ndarray, value: int, proved: int
+                     ) -> tuple[int, np.ndarray, int]:
+        """Solve the line's end exactly, from its last board backwards while each call
+        finishes within ``eg_nodes``; splice in any better finish. Returns (value, line,
+        k): every finish from the board after the first k clicks is proved optimal
+        (``proved`` is that k for ``line`` as it was known before)."""
+        boards = [grid.copy()]
+        prefixes = [0]
+        for x in line:
+            g = boards[-1].copy()
+            n = k_click(g, int(x) // H, int(x) % H)
+            boards.append(g)
+            prefixes.append(prefixes[-1] + (n - 2) * (n - 2))
+        k = min(proved, len(line))
+        if eg_nodes == 0:
+            return value, line, k
+        while k > 0 and not out_of_budget():
+            k -= 1
+            eg_stats[:] = 0
+            v = k_endgame(boards[k], value - prefixes[k], eg_nodes, zobrist, tt_key, tt_val,
+                          eg_path, eg_stats)
+            eg_count[0] += 1
+            eg_count[1] += int(eg_stats[0])
+            if v > value - prefixes[k]:
+                value = prefixes[k] + v
+                line = np.concatenate([line[:k], eg_path[:eg_stats[1]]])
+            if eg_stats[2]:  # the node limit stopped it: the board after k clicks is open
+                return value, line, k + 1
+        return value, line, k
+
     line = np.zeros(0, dtype=np.int16)  # the best game found (clicks from the root)
     value = -1
+    proved = 0  # the finishes after the first `proved` clicks of `line` are optimal
     width = first_width
     run = 0
     while not stop[0] and not exhaustive:
@@ -220,8 +272,12 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         run += 1
         if p is not None:
             value, line = v, p
+            proved = len(line)
+        value, line, proved = endgame_pass(line, value, proved)
+        if proved == 0 and value >= 0:
+            exhaustive = True  # the whole game is proved optimal
         # nothing was dropped: every reachable board was searched, the game is optimal
-        exhaustive = bool(complete[0])
+        exhaustive = exhaustive or bool(complete[0])
         if share_used() >= ROOT_SHARE:
             break
         width = min(2 * width, max_width)
@@ -230,8 +286,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     ref_width = min(first_width * 4, max_width)
     n_refine = 0
     while not stop[0] and not exhaustive:
-        for k in [*range(len(line) - REFINE_STEP, 0, -REFINE_STEP), 0]:
-            if stop[0]:
+        # beams start before the proved end (never needed there)
+        for k in [*range(proved - REFINE_STEP, 0, -REFINE_STEP), 0]:
+            if stop[0] or k >= proved:
                 break
             g = grid.copy()
             prefix = 0
@@ -243,6 +300,10 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
             n_refine += 1
             if p is not None:
                 value, line = v, np.concatenate([line[:k], p])
+                value, line, proved = endgame_pass(line, value, len(line))
+                if proved == 0:
+                    exhaustive = True
+                    break
         ref_width = min(2 * ref_width, max_width)
     best[0], best[1] = value, len(line)
     best_path[:len(line)] = line
@@ -261,7 +322,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         cpu_seconds=time.process_time() - cpu0,
         algorithm=f"iterated Monte-Carlo beam search (root widths {widths[0]}..{max(widths)}"
                   f", {n_refine} improving beams up to width {ref_width if n_refine else 0}"
-                  "; tabu-colour playouts, best line kept)",
+                  f"; tabu-colour playouts, best line kept; exact endgame: {eg_count[0]} "
+                  f"calls, {eg_count[1]:,} nodes)",
         seed=seed, widths=tuple(widths), exact=exhaustive)
 
 
