@@ -74,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clock", choices=["wall", "cpu"], default="cpu")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1,
+                    help="independent searches a board (seeds seed..seed+w-1), best kept")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
     ap.add_argument("--max-playouts", type=int)
     ap.add_argument("--log", help="append the output lines to this file as they come")
@@ -92,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         f"UTC on {platform.machine()} ({os.cpu_count()} cores), Python "
         f"{platform.python_version()}")
     out(f"# {args.file}: boards {[i + 1 for i in which]}; {args.time_limit:g} s a board "
-        f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}; scoring (n-2)^2 a group, "
+        f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}, {args.workers} "
+        f"search(es) a board; scoring (n-2)^2 a group, "
         "+1000 cleared, no end penalty")
     out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     t0 = time.perf_counter()
@@ -100,11 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     def report(i: int, r) -> None:
         out(f"board {which[i] + 1:2d}: {r.score:5d}  "
             f"{'cleared' if r.cleared else f'{r.blocks_left} left':>9s}  "
-            f"{r.playouts:>10,} playouts  wall {r.seconds:6.1f} s  cpu {r.cpu_seconds:6.1f} s")
+            f"{r.playouts:>10,} playouts  wall {r.seconds:6.1f} s  cpu {r.cpu_seconds:6.1f} s"
+            + (f"  best seed {r.seed}" if args.workers > 1 else ""))
 
     results = bench_samegame([boards[i] for i in which], time_limit=args.time_limit,
                              seed=args.seed, jobs=args.jobs, clock=args.clock,
-                             max_playouts=args.max_playouts, progress=report)
+                             max_playouts=args.max_playouts, progress=report,
+                             workers=args.workers)
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")

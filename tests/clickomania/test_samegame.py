@@ -15,6 +15,8 @@ from clobbermania.clickomania._samegame_kernels import k_endgame, k_playout
 from clobbermania.clickomania.rules import Board, group_score, score_sequence, to_grid
 from clobbermania.clickomania.samegame import (
     STANDARD_SET,
+    bench_samegame,
+    best_of,
     board_square_names,
     play_samegame,
     playout_scores,
@@ -176,6 +178,36 @@ def test_no_move_and_bad_limits():
         play_samegame(Board.from_string("11"), clock="sundial")
 
 
+def test_independent_searches_keep_the_best():
+    boards = [random_board(random.Random(s), 6, 6, 3) for s in (4, 5)]
+    singles = [[play_samegame(b, time_limit=None, max_playouts=300, seed=s) for s in (3, 4, 5)]
+               for b in boards]
+    multi = bench_samegame(boards, time_limit=None, seed=3, max_playouts=300, workers=3)
+    for rs, m in zip(singles, multi, strict=True):
+        top = max(r.score for r in rs)
+        winner = min(r.seed for r in rs if r.score == top)  # ties: the lowest seed
+        assert (m.score, m.seed) == (top, winner)
+        assert m.moves == next(r.moves for r in rs if r.seed == winner)
+        assert m.playouts == sum(r.playouts for r in rs)
+        assert m.score == score_sequence(boards[multi.index(m)], m.moves)
+        assert "best of 3 independent searches" in m.algorithm
+    assert best_of(singles[0][:1]) is singles[0][0]
+    with pytest.raises(ValueError):
+        best_of([])
+
+
+def test_cli_play_workers_match_bench(capsys):
+    code, out, err = run_cli(capsys, "samegame", "play", "1212/2112/1221/2211", "--json",
+                             "--max-playouts", "200", "--workers", "2", "--seed", "4")
+    assert code == 0, err
+    obj = json.loads(out)
+    board = Board.from_string("1212/2112/1221/2211")
+    best = best_of([play_samegame(board, time_limit=None, max_playouts=200, seed=s)
+                    for s in (4, 5)])
+    assert (obj["score"], tuple(obj["moves"]), obj["seed"]) == (best.score, best.moves,
+                                                                 best.seed)
+
+
 def test_read_samegame_set(tmp_path):
     f = tmp_path / "set.txt"
     f.write_text("# a comment\n\n# position 1\n112\n221\n\n# position 2\n11\n22\n")
@@ -247,6 +279,8 @@ def test_cli_bench_two_jobs_match_one(capsys, tmp_path):
     ["samegame", "bench", "--boards", "x"],
     ["samegame", "bench", "/nonexistent/set.txt"],
     ["samegame", "bench", "--jobs", "0"],
+    ["samegame", "bench", "--workers", "0"],
+    ["samegame", "play", "1122", "--workers", "0"],
 ])
 def test_cli_bad_input(capsys, args):
     code, out, err = run_cli(capsys, *args)

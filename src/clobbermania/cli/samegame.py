@@ -40,6 +40,11 @@ def _check_playouts(value: int | None) -> None:
         raise NotationError(f"--max-playouts must be at least 1, not {value}")
 
 
+def _check_workers(value: int) -> None:
+    if value < 1:
+        raise NotationError(f"--workers must be at least 1, not {value}")
+
+
 @click.command("play")
 @click.argument("board_or_file", metavar="BOARD_OR_FILE")
 @click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="S",
@@ -50,10 +55,15 @@ def _check_playouts(value: int | None) -> None:
               help="Also stop after about N playouts (a machine-independent limit).")
 @click.option("--clock", type=CLOCK_CHOICE, default="wall", show_default=True,
               help="Count the time limit in wall time or in this process's CPU time.")
+@click.option("--workers", type=int, default=1, show_default=True, metavar="W",
+              help="Independent searches of each board (seeds SEED..SEED+W-1) side by side, "
+                   "one process each; the best game is kept. W = the number of cores gives "
+                   "a board the whole machine.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the game as a strip of boards to this SVG file.")
-def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, as_json, svg_file) -> None:
+def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, as_json,
+             svg_file) -> None:
     """Find a high-scoring SameGame game: (n-2)^2 a group of n, +1000 for a cleared board
     (no end penalty).
 
@@ -65,16 +75,24 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, as_json, svg_
     Examples:
       clobbermania samegame play 1122/2211 --json
       clobbermania samegame play board.txt --time-limit 300 --seed 7 --svg game.svg
+      clobbermania samegame play board.txt --time-limit 300 --workers 2
     """
     from ..clickomania.rules import load_board
-    from ..clickomania.samegame import play_samegame
+    from ..clickomania.samegame import bench_samegame, play_samegame
 
     board = load_board(board_or_file)
     check_time_limit(time_limit)
     _check_playouts(max_playouts)
-    with _status("searching") as progress:
-        result = play_samegame(board, time_limit=time_limit, seed=seed, progress=progress,
-                               max_playouts=max_playouts, clock=clock.lower())
+    _check_workers(workers)
+    if workers > 1:
+        result = bench_samegame([board], time_limit=time_limit, seed=seed, jobs=workers,
+                                clock=clock.lower(), max_playouts=max_playouts,
+                                workers=workers)[0]
+    else:
+        with _status("searching") as progress:
+            result = play_samegame(board, time_limit=time_limit, seed=seed,
+                                   progress=progress, max_playouts=max_playouts,
+                                   clock=clock.lower())
     if svg_file:
         from ..render.clickomania import clickomania_sequence_svg
 
@@ -125,16 +143,21 @@ def _parse_selection(text: str | None, n: int) -> list[int]:
               help="Seconds of search per board.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every search.")
 @click.option("--jobs", type=int, default=1, show_default=True, metavar="J",
-              help="Boards searched at once, one process each (one per core).")
+              help="Searches run at once, one process each (one per core).")
 @click.option("--clock", type=CLOCK_CHOICE, default="wall", show_default=True,
               help="Count each board's limit in wall time or in its process's CPU time "
                    "(use cpu on a loaded machine).")
+@click.option("--workers", type=int, default=1, show_default=True, metavar="W",
+              help="Independent searches of each board (seeds SEED..SEED+W-1), side by "
+                   "side when --jobs allows; the best game is kept. --jobs W --workers W "
+                   "gives each board the whole machine.")
 @click.option("--boards", "selection", metavar="LIST",
               help="Only these boards, numbered from 1: e.g. 1-5,7.")
 @click.option("--max-playouts", type=int, metavar="N",
               help="Also stop each board after about N playouts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_cmd(file, time_limit, seed, jobs, clock, selection, max_playouts, as_json) -> None:
+def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playouts,
+              as_json) -> None:
     """Play every board of a SameGame test set; per-board and total scores.
 
     FILE defaults to the standard set (20 boards, 15x15, 5 colours: Schadd et al. 2008),
@@ -145,6 +168,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, selection, max_playouts, as_j
     Examples:
       clobbermania samegame bench --time-limit 300 --jobs 2 --clock cpu
       clobbermania samegame bench --boards 1-3 --time-limit 10 --json
+      clobbermania samegame bench --time-limit 300 --jobs 2 --workers 2 --clock cpu
     """
     from ..clickomania.samegame import PUBLISHED_TOTALS, bench_samegame, read_samegame_set
 
@@ -152,6 +176,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, selection, max_playouts, as_j
     _check_playouts(max_playouts)
     if jobs < 1:
         raise NotationError(f"--jobs must be at least 1, not {jobs}")
+    _check_workers(workers)
     t0 = time.perf_counter()
     boards = read_samegame_set(file)
     which = _parse_selection(selection, len(boards))
@@ -179,7 +204,8 @@ def bench_cmd(file, time_limit, seed, jobs, clock, selection, max_playouts, as_j
     try:
         results = bench_samegame([boards[i] for i in which], time_limit=time_limit,
                                  seed=seed, jobs=jobs, clock=clock.lower(),
-                                 max_playouts=max_playouts, progress=report)
+                                 max_playouts=max_playouts, progress=report,
+                                 workers=workers)
     finally:
         if progress_bar is not None:
             progress_bar.stop()
@@ -190,7 +216,8 @@ def bench_cmd(file, time_limit, seed, jobs, clock, selection, max_playouts, as_j
         emit_json({"boards": rows,
                    "total": total, "cleared": sum(r.cleared for r in results),
                    "time_limit": time_limit, "clock": clock.lower(), "seed": seed,
-                   "jobs": jobs, "scoring": "(n-2)^2 per group, +1000 cleared, no end penalty",
+                   "jobs": jobs, "workers": workers,
+                   "scoring": "(n-2)^2 per group, +1000 cleared, no end penalty",
                    "published_totals": PUBLISHED_TOTALS, "seconds": round(seconds, 3)})
         return
     click.echo(f"total: {total} over {len(results)} boards "

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -382,13 +382,43 @@ def _bench_one(args: tuple) -> SameGameResult:
                          max_playouts=max_playouts)
 
 
+def best_of(results: list[SameGameResult]) -> SameGameResult:
+    """The best of independent searches of one board (root parallelism: Cazenave and
+    Jouandeau, *On the parallelization of UCT*, 2007, applied to whole searches): the
+    highest score, the lowest seed on ties; playouts and CPU seconds are summed, the wall
+    seconds are the longest search's, and ``exact`` holds if any search proved its game
+    optimal.
+
+    >>> b = Board.from_string("1221/2112/1122")
+    >>> rs = [play_samegame(b, time_limit=None, max_playouts=20, seed=s) for s in (0, 1)]
+    >>> best_of(rs).score == max(r.score for r in rs)
+    True
+    """
+    if not results:
+        raise ValueError("best_of needs at least one result")
+    best = max(results, key=lambda r: (r.score, -r.seed))
+    if len(results) == 1:
+        return best
+    seeds = sorted(r.seed for r in results)
+    return replace(best, playouts=sum(r.playouts for r in results),
+                   seconds=max(r.seconds for r in results),
+                   cpu_seconds=sum(r.cpu_seconds for r in results),
+                   exact=any(r.exact for r in results),
+                   algorithm=f"best of {len(results)} independent searches (seeds "
+                             f"{', '.join(map(str, seeds))}; this one seed {best.seed}): "
+                             + best.algorithm)
+
+
 def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: int = 0,
                    jobs: int = 1, clock: str = "wall", max_playouts: int | None = None,
                    progress: Callable[[int, SameGameResult], None] | None = None,
-                   ) -> list[SameGameResult]:
-    """:func:`play_samegame` on every board (the same seed for each), ``jobs`` boards at a
-    time in separate processes; results in board order. ``progress(index, result)`` is
-    called as each board finishes.
+                   workers: int = 1) -> list[SameGameResult]:
+    """:func:`play_samegame` on every board, ``jobs`` searches at a time in separate
+    processes; results in board order. With ``workers = w > 1`` each board gets ``w``
+    independent searches (seeds ``seed .. seed + w - 1``, run side by side, each with the
+    whole ``time_limit``) and the best is kept (:func:`best_of`); ``jobs = w`` then gives
+    each board the whole machine for ``time_limit`` seconds. ``progress(index, result)``
+    is called as each board finishes.
 
     >>> rs = bench_samegame([Board.from_string("1122"), Board.from_string("112/221")],
     ...                     time_limit=None, max_playouts=50)
@@ -397,13 +427,24 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     """
     if jobs < 1:
         raise NotationError(f"--jobs must be at least 1, not {jobs}")
-    tasks = [(b, time_limit, seed, clock, max_playouts) for b in boards]
+    if workers < 1:
+        raise NotationError(f"--workers must be at least 1, not {workers}")
+    # board-major order: the searches of one board run side by side
+    tasks = [(i, (b, time_limit, seed + w, clock, max_playouts))
+             for i, b in enumerate(boards) for w in range(workers)]
+    parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
-    if jobs == 1 or len(boards) <= 1:
-        for i, t in enumerate(tasks):
-            results[i] = _bench_one(t)
+
+    def done(i: int, r: SameGameResult) -> None:
+        parts[i].append(r)
+        if len(parts[i]) == workers:
+            results[i] = best_of(sorted(parts[i], key=lambda x: x.seed))
             if progress is not None:
                 progress(i, results[i])
+
+    if jobs == 1 or len(tasks) <= 1:
+        for i, t in tasks:
+            done(i, _bench_one(t))
         return results  # type: ignore[return-value]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -411,12 +452,9 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     # spawn, not fork: a clean interpreter per worker (numba and threads dislike fork)
     with ProcessPoolExecutor(max_workers=jobs,
                              mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(_bench_one, t): i for i, t in enumerate(tasks)}
+        futures = {pool.submit(_bench_one, t): i for i, t in tasks}
         for f in as_completed(futures):
-            i = futures[f]
-            results[i] = f.result()
-            if progress is not None:
-                progress(i, results[i])
+            done(futures[f], f.result())
     return results  # type: ignore[return-value]
 
 
@@ -438,5 +476,5 @@ def read_samegame_set(path: str | Path | None = None) -> list[Board]:
     return boards
 
 
-__all__ = ["SameGameResult", "play_samegame", "bench_samegame", "read_samegame_set",
+__all__ = ["SameGameResult", "play_samegame", "bench_samegame", "best_of", "read_samegame_set",
            "playout_scores", "board_square_names", "STANDARD_SET", "PUBLISHED_TOTALS"]
