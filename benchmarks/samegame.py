@@ -34,6 +34,28 @@ prototypes were not kept):
     this search (best line kept, backward beams)  2,076 (30 s)   3,317 (30 s)
                                                   2,077 (60 s)   3,317 (60 s)
 
+The exact endgame (2026-11-24; boards 1, 2, 7, 14, 17; CPU seconds a board, 2 jobs; the
+load average went from 0.1 to 4 during these runs, other jobs sharing the cores):
+
+    candidate                       seed  budget  b1    b2    b7    b14   b17   sum
+    no endgame (commit 219ee07)     0     30 s    2076  3317  1938  2295  3951  13577
+    endgame, 10,000 nodes/s         0     30 s    2077  3317  2043  2303  3962  13702
+    endgame, 50,000 nodes/s         0     30 s    2077  3105  1934  2303  3917  13336
+    endgame, ROOT_SHARE 0.3         0     30 s    2157  3317  1934  1920  3912  13240
+    no endgame                      1     30 s    2168  3481  1949  2877  3927  14402
+    endgame, 10,000 nodes/s         1     30 s    2839  3483  1917  2913  3919  15071
+    endgame, ROOT_SHARE 0.3         1     30 s    2839  3481  2217  2899  4251  15687
+    endgame, 10,000 nodes/s         2     30 s    2141  3495  2245  2049  3881  13811
+    endgame, ROOT_SHARE 0.3         2     30 s    1992  3495  2245  2055  3881  13668
+    no endgame                      0     60 s    2077  3317  1939  2895  3932  14160
+    endgame, 10,000 nodes/s         0     60 s    2077  3317  2549  2873  3938  14754
+    endgame, 10,000 nodes/s         0     300 s   2187  -     -     -     4661  -
+      (300 s without it, BENCHMARKS.md: board 1 2167, board 17 3942; the endgame used
+      41 million nodes on the two boards, about 7% of the time)
+
+Kept: the endgame at 10,000 nodes a call per second of the time limit (at least
+200,000), ROOT_SHARE 0.5 (0.3 was even over three seeds: 42,595 against 42,584).
+
 Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one tabu
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
 506 / 1,998; two tabu colours 581 / 1,895 (the search uses two). Uniform random clicks
