@@ -45,6 +45,7 @@ load average went from 0.1 to 4 during these runs, other jobs sharing the cores)
     no endgame                      1     30 s    2168  3481  1949  2877  3927  14402
     endgame, 10,000 nodes/s         1     30 s    2839  3483  1917  2913  3919  15071
     endgame, ROOT_SHARE 0.3         1     30 s    2839  3481  2217  2899  4251  15687
+    no endgame                      2     30 s    2148  3461  1931  2069  3886  13495
     endgame, 10,000 nodes/s         2     30 s    2141  3495  2245  2049  3881  13811
     endgame, ROOT_SHARE 0.3         2     30 s    1992  3495  2245  2055  3881  13668
     no endgame                      0     60 s    2077  3317  1939  2895  3932  14160
@@ -54,7 +55,8 @@ load average went from 0.1 to 4 during these runs, other jobs sharing the cores)
       41 million nodes on the two boards, about 7% of the time)
 
 Kept: the endgame at 10,000 nodes a call per second of the time limit (at least
-200,000), ROOT_SHARE 0.5 (0.3 was even over three seeds: 42,595 against 42,584).
+200,000): over seeds 0-2 at 30 s, 42,584 against 41,474 without it (+1,110); ROOT_SHARE
+0.5 (0.3 was even over three seeds: 42,595 against 42,584).
 
 Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one tabu
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
