@@ -38,6 +38,24 @@ def k_below(state: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True)
+def k_colour_counts(grid: np.ndarray, counts: np.ndarray) -> int:
+    """Blocks of each colour written to ``counts`` (N_COLOURS entries); returns the total."""
+    W, H = grid.shape
+    counts[:] = 0
+    total = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        for h in range(H):
+            v = grid[c, h]
+            if v < 0:
+                break
+            counts[v] += 1
+            total += 1
+    return total
+
+
+@njit(cache=True)
 def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
               out_start: int, buf_c: np.ndarray, buf_h: np.ndarray, buf_s: np.ndarray,
               buf_col: np.ndarray, pick: np.ndarray) -> tuple[int, int]:
@@ -53,16 +71,7 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
     """
     W, H = grid.shape
     counts = np.zeros(N_COLOURS, np.int64)
-    remaining = 0
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            v = grid[c, h]
-            if v < 0:
-                break
-            counts[v] += 1
-            remaining += 1
+    remaining = k_colour_counts(grid, counts)
     tabu = -1
     tabu2 = -1
     if policy >= 1:
@@ -267,16 +276,7 @@ def k_score_bound(grid: np.ndarray, counts: np.ndarray) -> int:
     block. Valid because splitting a colour never pays: for a, b >= 2,
     ``(a + b - 2)^2 >= (a - 2)^2 + (b - 2)^2``, and leaving blocks only loses.
     ``counts`` (N_COLOURS entries) is scratch."""
-    W, H = grid.shape
-    counts[:] = 0
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            v = grid[c, h]
-            if v < 0:
-                break
-            counts[v] += 1
+    k_colour_counts(grid, counts)
     ub = 0
     lone = False
     for k in range(N_COLOURS):
