@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         out(f"board {which[i] + 1:2d}: {r.score:5d}  "
             f"{'cleared' if r.cleared else f'{r.blocks_left} left':>9s}  "
             f"{r.playouts:>10,} playouts  wall {r.seconds:6.1f} s  cpu {r.cpu_seconds:6.1f} s"
-            + (f"  best seed {r.seed}" if args.workers > 1 else ""))
+            + (f"  best seed {r.seed} (" + ", ".join(f"seed {a}: {b}" for a, b in r.searches)
+               + ")" if args.workers > 1 else ""))
 
     results = bench_samegame([boards[i] for i in which], time_limit=args.time_limit,
                              seed=args.seed, jobs=args.jobs, clock=args.clock,

@@ -189,6 +189,7 @@ def test_independent_searches_keep_the_best():
         assert (m.score, m.seed) == (top, winner)
         assert m.moves == next(r.moves for r in rs if r.seed == winner)
         assert m.playouts == sum(r.playouts for r in rs)
+        assert m.searches == tuple((r.seed, r.score) for r in rs)
         assert m.score == score_sequence(boards[multi.index(m)], m.moves)
         assert "best of 3 independent searches" in m.algorithm
     assert best_of(singles[0][:1]) is singles[0][0]

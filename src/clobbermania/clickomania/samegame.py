@@ -105,13 +105,16 @@ class SameGameResult:
     seed: int
     widths: tuple[int, ...] = ()
     exact: bool = False
+    #: (seed, score) of each independent search when this is the best of several
+    #: (:func:`best_of`); empty for a single search.
+    searches: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict:
         return {"score": self.score, "cleared": self.cleared, "moves": list(self.moves),
                 "blocks_left": self.blocks_left, "playouts": self.playouts,
                 "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
                 "algorithm": self.algorithm, "seed": self.seed, "widths": list(self.widths),
-                "exact": self.exact}
+                "exact": self.exact, "searches": [list(x) for x in self.searches]}
 
 
 class _Clock:
@@ -412,6 +415,8 @@ def best_of(results: list[SameGameResult]) -> SameGameResult:
                    seconds=max(r.seconds for r in results),
                    cpu_seconds=sum(r.cpu_seconds for r in results),
                    exact=any(r.exact for r in results),
+                   searches=tuple((r.seed, r.score) for r in sorted(results,
+                                                                    key=lambda x: x.seed)),
                    algorithm=f"best of {len(results)} independent searches (seeds "
                              f"{', '.join(map(str, seeds))}; this one seed {best.seed}): "
                              + best.algorithm)
