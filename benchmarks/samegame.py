@@ -72,6 +72,7 @@ import os
 import platform
 import sys
 import time
+from pathlib import Path
 
 from clobbermania.clickomania.samegame import (
     PUBLISHED_TOTALS,
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")
-    if len(results) == len(boards):
+    if len(results) == len(boards) and Path(args.file).resolve() == STANDARD_SET.resolve():
         for name, value in PUBLISHED_TOTALS.items():
             out(f"  {name}: {value} (ours {total - value:+d})")
     out(f"# load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -6,6 +6,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -170,7 +171,12 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
       clobbermania samegame bench --boards 1-3 --time-limit 10 --json
       clobbermania samegame bench --time-limit 300 --jobs 2 --workers 2 --clock cpu
     """
-    from ..clickomania.samegame import PUBLISHED_TOTALS, bench_samegame, read_samegame_set
+    from ..clickomania.samegame import (
+        PUBLISHED_TOTALS,
+        STANDARD_SET,
+        bench_samegame,
+        read_samegame_set,
+    )
 
     check_time_limit(time_limit)
     _check_playouts(max_playouts)
@@ -223,11 +229,14 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
     click.echo(f"total: {total} over {len(results)} boards "
                f"({sum(r.cleared for r in results)} cleared); scoring (n-2)^2, +1000 cleared, "
                "no end penalty")
-    if len(results) == len(boards):
+    # the published totals are for the whole standard set only
+    if len(results) == len(boards) and (file is None
+                                        or Path(file).resolve() == STANDARD_SET.resolve()):
         for name, value in PUBLISHED_TOTALS.items():
             click.echo(f"  {name}: {value}  (ours {total - value:+d})")
     click.echo(f"seconds: {seconds:.1f} ({time_limit:g} s a board, {clock.lower()} clock, "
-               f"{jobs} job{'s' if jobs > 1 else ''}, seed {seed})")
+               f"{jobs} job{'s' if jobs > 1 else ''}, seed {seed}"
+               + (f", best of {workers} searches a board)" if workers > 1 else ")"))
 
 
 bench_cmd.name = "bench"
