@@ -13,7 +13,13 @@ of the machine too). ``--log FILE`` appends the same lines to FILE as they come,
 interrupted run keeps its finished boards.
 
     python benchmarks/samegame.py --time-limit 300 --jobs 2 --clock cpu --log run.log
+    python benchmarks/samegame.py --time-limit 300 --jobs 2 --workers 2 --clock cpu
     python benchmarks/samegame.py --boards 1-4 --time-limit 30        # a quick look
+
+``--workers W`` gives each board W independent searches (seeds SEED..SEED+W-1) and keeps
+the best; with ``--jobs W`` they run side by side, so each board has the whole machine
+for the time limit (the figure of BENCHMARKS.md, "Two searches a board"). Each line then
+also shows every search's score.
 
 Choosing the search (2026-11-22, numba prototypes on this machine's engine kernels, CPU
 seconds of one process while 6-8 other jobs shared the 2 cores; one seed each; the
