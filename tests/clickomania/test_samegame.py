@@ -183,14 +183,14 @@ def test_independent_searches_keep_the_best():
     singles = [[play_samegame(b, time_limit=None, max_playouts=300, seed=s) for s in (3, 4, 5)]
                for b in boards]
     multi = bench_samegame(boards, time_limit=None, seed=3, max_playouts=300, workers=3)
-    for rs, m in zip(singles, multi, strict=True):
+    for board, rs, m in zip(boards, singles, multi, strict=True):
         top = max(r.score for r in rs)
         winner = min(r.seed for r in rs if r.score == top)  # ties: the lowest seed
         assert (m.score, m.seed) == (top, winner)
         assert m.moves == next(r.moves for r in rs if r.seed == winner)
         assert m.playouts == sum(r.playouts for r in rs)
         assert m.searches == tuple((r.seed, r.score) for r in rs)
-        assert m.score == score_sequence(boards[multi.index(m)], m.moves)
+        assert m.score == score_sequence(board, m.moves)
         assert "best of 3 independent searches" in m.algorithm
     assert best_of(singles[0][:1]) is singles[0][0]
     with pytest.raises(ValueError):

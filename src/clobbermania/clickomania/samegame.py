@@ -410,15 +410,15 @@ def best_of(results: list[SameGameResult]) -> SameGameResult:
     best = max(results, key=lambda r: (r.score, -r.seed))
     if len(results) == 1:
         return best
-    seeds = sorted(r.seed for r in results)
+    ordered = sorted(results, key=lambda r: r.seed)
     return replace(best, playouts=sum(r.playouts for r in results),
                    seconds=max(r.seconds for r in results),
                    cpu_seconds=sum(r.cpu_seconds for r in results),
                    exact=any(r.exact for r in results),
-                   searches=tuple((r.seed, r.score) for r in sorted(results,
-                                                                    key=lambda x: x.seed)),
+                   searches=tuple((r.seed, r.score) for r in ordered),
                    algorithm=f"best of {len(results)} independent searches (seeds "
-                             f"{', '.join(map(str, seeds))}; this one seed {best.seed}): "
+                             f"{', '.join(str(r.seed) for r in ordered)}; this one seed "
+                             f"{best.seed}): "
                              + best.algorithm)
 
 
@@ -451,7 +451,7 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     def done(i: int, r: SameGameResult) -> None:
         parts[i].append(r)
         if len(parts[i]) == workers:
-            results[i] = best_of(sorted(parts[i], key=lambda x: x.seed))
+            results[i] = best_of(parts[i])
             if progress is not None:
                 progress(i, results[i])
 
