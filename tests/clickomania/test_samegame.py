@@ -137,7 +137,8 @@ def test_the_exact_endgame_finds_the_clear_a_narrow_beam_misses():
     board = Board.from_string("21212/22201/02000/11012/02002")
     best = brute_force_best(board)
     assert best == 1057
-    narrow = {"time_limit": None, "max_playouts": 30, "first_width": 1, "max_width": 1}
+    narrow = {"time_limit": None, "max_playouts": 30, "first_width": 1, "max_width": 1,
+              "restarts": 1}
     r0 = play_samegame(board, **narrow, endgame_nodes=0)
     assert not r0.cleared and r0.score < best and not r0.exact
     r = play_samegame(board, **narrow)
@@ -160,11 +161,31 @@ def test_deterministic_with_a_seed():
 
 
 def test_more_search_never_scores_less():
-    # later beams start from the best game found, so the score can only grow
+    # later beams start from the best game found, so the score can only grow (within one
+    # search: restarts split the budget differently)
     board = random_board(random.Random(2), 7, 7, 3)
-    scores = [play_samegame(board, time_limit=None, max_playouts=n, seed=5).score
+    scores = [play_samegame(board, time_limit=None, max_playouts=n, seed=5, restarts=1).score
               for n in (100, 1000, 5000)]
     assert scores == sorted(scores)
+
+
+def test_restarts_contain_the_single_search():
+    # the first of R sub-searches on R * n playouts is the single search on n playouts
+    # (same random streams, same schedule), so R sub-searches never score less
+    for s in range(3):
+        board = random_board(random.Random(20 + s), 8, 8, 3)
+        one = play_samegame(board, time_limit=None, max_playouts=400, seed=s, restarts=1)
+        three = play_samegame(board, time_limit=None, max_playouts=1200, seed=s, restarts=3)
+        assert three.score >= one.score
+        assert three.score == score_sequence(board, three.moves)
+        assert "3 independent sub-searches" in three.algorithm
+    rng = random.Random(7)
+    for _ in range(8):
+        board = random_board(rng, rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 3))
+        r = play_samegame(board, time_limit=None, max_playouts=10**7, seed=1, restarts=2)
+        assert r.exact and r.score == brute_force_best(board)
+    with pytest.raises(NotationError):
+        play_samegame(Board.from_string("11"), time_limit=1, restarts=0)
 
 
 def test_no_move_and_bad_limits():

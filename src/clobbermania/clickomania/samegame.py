@@ -25,6 +25,11 @@ Monte-Carlo Search*, IJCAI 2009):
   call finishes within a node limit; a better finish is spliced in. The finishes after
   the first ``k`` clicks are then proved optimal, so the improving beams start before
   ``k`` (they back up past an end that is proved not to clear);
+- the budget is split into :data:`RESTARTS` equal shares, each an independent search as
+  above (its own random streams, nothing of the others' games; only the endgame's table,
+  whose bounds hold for any search, is shared): one search tends to get stuck on one
+  line, and the spread between searches is large, so several short searches beat one
+  long one (measured at 60 CPU-s a board, ``benchmarks/samegame.py``);
 - the best complete game seen in any playout or endgame is the answer. A beam that never
   had to drop a child searched every reachable board, and an endgame that solved the game
   from the start proved it: the answer is then optimal (``exact``).
@@ -72,6 +77,8 @@ POLICY = 2
 #: The share of the time limit spent on beams from the root; the rest improves the best
 #: game from its end backwards.
 ROOT_SHARE = 0.5
+#: Independent sub-searches the budget is split into (the best game kept).
+RESTARTS = 3
 #: Clicks between the starting points of the backward improvement beams.
 REFINE_STEP = 6
 #: The first beam width; each later beam doubles it.
@@ -142,7 +149,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                   progress: Callable[[dict], None] | None = None, *,
                   max_playouts: int | None = None, clock: str = "wall",
                   first_width: int = FIRST_WIDTH, max_width: int = MAX_WIDTH,
-                  endgame_nodes: int | None = None) -> SameGameResult:
+                  endgame_nodes: int | None = None, restarts: int = RESTARTS
+                  ) -> SameGameResult:
     """The best SameGame game found on ``board`` within ``time_limit`` seconds.
 
     ``clock``: ``"wall"`` or ``"cpu"`` (this process's CPU time: fair on a loaded
@@ -153,6 +161,10 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
 
     The returned score is the replayed score of the returned moves
     (:func:`rules.score_sequence`), not the search's own count.
+
+    ``restarts``: the number of independent sub-searches, each given an equal share of
+    the limits (the first of them is exactly the search with ``restarts=1`` on that
+    share); the best game is kept.
 
     ``endgame_nodes``: the node limit of one exact endgame call (default: from the time
     limit, see :data:`ENDGAME_NODES_PER_SECOND`); 0 turns the exact endgame off.
@@ -170,6 +182,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         raise NotationError(f"the playout limit must be at least 1, not {max_playouts}")
     if first_width < 1 or max_width < first_width:
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
+    if restarts < 1:
+        raise NotationError(f"the number of restarts must be at least 1, not {restarts}")
     if endgame_nodes is not None and endgame_nodes < 0:
         raise NotationError(f"the endgame node limit must be at least 0, not {endgame_nodes}")
     _compile_kernels()
@@ -187,18 +201,21 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     counters = np.zeros(2, dtype=np.int64)
     widths: list[int] = []
 
-    def out_of_budget() -> bool:
-        return ((time_limit is not None and used() >= time_limit)
-                or (max_playouts is not None and counters[0] >= max_playouts))
+    share = [1.0]  # the share of the budget the current sub-search may use up to
 
-    exhaustive = False
+    def out_of_budget(upto: float | None = None) -> bool:
+        f = share[0] if upto is None else upto
+        return ((time_limit is not None and used() >= f * time_limit)
+                or (max_playouts is not None and counters[0] >= f * max_playouts))
+
     stop = [False]
     complete = [False]  # the last beam ended without dropping any child
 
     def share_used() -> float:
+        # in sub-search shares: part + 0.5 is half way through sub-search `part`
         a = used() / time_limit if time_limit is not None else 0.0
         b = counters[0] / max_playouts if max_playouts is not None else 0.0
-        return max(a, b)
+        return max(a, b) * restarts
 
     def beam(start: np.ndarray, prefix_score: int, width: int, run: int,
              cont: np.ndarray, value: int) -> tuple[int, np.ndarray | None]:
@@ -272,50 +289,72 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                 return value, line, k + 1
         return value, line, k
 
-    line = np.zeros(0, dtype=np.int16)  # the best game found (clicks from the root)
-    value = -1
-    proved = 0  # the finishes after the first `proved` clicks of `line` are optimal
-    width = first_width
-    run = 0
-    while not stop[0] and not exhaustive:
-        widths.append(width)
-        v, p = beam(grid, 0, width, run, line, value)
-        run += 1
-        if p is not None:
-            value, line = v, p
-            proved = len(line)
-        value, line, proved = endgame_pass(line, value, proved)
-        if proved == 0 and value >= 0:
-            exhaustive = True  # the whole game is proved optimal
-        # nothing was dropped: every reachable board was searched, the game is optimal
-        exhaustive = exhaustive or bool(complete[0])
-        if share_used() >= ROOT_SHARE:
-            break
-        width = min(2 * width, max_width)
-    # then improve the best game from its end backwards: a beam from the board after the
-    # first k clicks of the line, for k = n - STEP, n - 2 STEP, ..., 0, and again wider
-    ref_width = min(first_width * 4, max_width)
-    n_refine = 0
-    while not stop[0] and not exhaustive:
-        # beams start before the proved end (never needed there)
-        for k in [*range(proved - REFINE_STEP, 0, -REFINE_STEP), 0]:
-            if stop[0] or k >= proved:
-                break
-            g = grid.copy()
-            prefix = 0
-            for x in line[:k]:
-                n = k_click(g, int(x) // H, int(x) % H)
-                prefix += (n - 2) * (n - 2)
-            v, p = beam(g, prefix, ref_width, run, line[k:], value)
+    def search(part: int) -> tuple[int, np.ndarray, bool]:
+        """One sub-search on its share of the budget: (value, line, proved optimal)."""
+        nonlocal run, n_refine, ref_width
+        line = np.zeros(0, dtype=np.int16)  # the best game found (clicks from the root)
+        value = -1
+        proved = 0  # the finishes after the first `proved` clicks of `line` are optimal
+        exhaustive = False
+        width = first_width
+        while not stop[0] and not exhaustive:
+            widths.append(width)
+            v, p = beam(grid, 0, width, run, line, value)
             run += 1
-            n_refine += 1
             if p is not None:
-                value, line = v, np.concatenate([line[:k], p])
-                value, line, proved = endgame_pass(line, value, len(line))
-                if proved == 0:
-                    exhaustive = True
+                value, line = v, p
+                proved = len(line)
+            value, line, proved = endgame_pass(line, value, proved)
+            if proved == 0 and value >= 0:
+                exhaustive = True  # the whole game is proved optimal
+            # nothing was dropped: every reachable board was searched, the game is optimal
+            exhaustive = exhaustive or bool(complete[0])
+            if share_used() >= part + ROOT_SHARE:
+                break
+            width = min(2 * width, max_width)
+        # then improve the best game from its end backwards: a beam from the board after
+        # the first k clicks of the line, for k = n - STEP, n - 2 STEP, ..., 0, and again
+        # wider
+        ref_width = min(first_width * 4, max_width)
+        while not stop[0] and not exhaustive:
+            # beams start before the proved end (never needed there)
+            for k in [*range(proved - REFINE_STEP, 0, -REFINE_STEP), 0]:
+                if stop[0] or k >= proved:
                     break
-        ref_width = min(2 * ref_width, max_width)
+                g = grid.copy()
+                prefix = 0
+                for x in line[:k]:
+                    n = k_click(g, int(x) // H, int(x) % H)
+                    prefix += (n - 2) * (n - 2)
+                v, p = beam(g, prefix, ref_width, run, line[k:], value)
+                run += 1
+                n_refine += 1
+                if p is not None:
+                    value, line = v, np.concatenate([line[:k], p])
+                    value, line, proved = endgame_pass(line, value, len(line))
+                    if proved == 0:
+                        exhaustive = True
+                        break
+            ref_width = min(2 * ref_width, max_width)
+        return value, line, exhaustive
+
+    # independent sub-searches on equal shares of the budget (fresh random streams: the
+    # beam's run numbers go on), the best game kept; the endgame's table is shared (its
+    # bounds hold for any search)
+    run = 0
+    n_refine = 0
+    ref_width = 0
+    value = -1
+    line = np.zeros(0, dtype=np.int16)
+    exhaustive = False
+    for part in range(restarts):
+        share[0] = (part + 1) / restarts
+        stop[0] = False
+        v, p, exhaustive = search(part)
+        if v > value or exhaustive:
+            value, line = v, p
+        if exhaustive or out_of_budget(1.0):
+            break
     best[0], best[1] = value, len(line)
     best_path[:len(line)] = line
     if best[0] < 0:  # the root had no move at all
@@ -331,7 +370,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         score=final_score, cleared=final.is_cleared, moves=moves, blocks_left=final.n_blocks,
         playouts=int(counters[0]), seconds=time.perf_counter() - wall0,
         cpu_seconds=time.process_time() - cpu0,
-        algorithm=f"iterated Monte-Carlo beam search (root widths {widths[0]}..{max(widths)}"
+        algorithm="iterated Monte-Carlo beam search ("
+                  + (f"{restarts} independent sub-searches, " if restarts > 1 else "")
+                  + f"root widths {widths[0]}..{max(widths)}"
                   f", {n_refine} improving beams up to width {ref_width if n_refine else 0}"
                   f"; tabu-colour playouts, best line kept; exact endgame: {eg_count[0]} "
                   f"calls, {eg_count[1]:,} nodes)",
