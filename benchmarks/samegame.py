@@ -64,7 +64,7 @@ Kept: the endgame at 10,000 nodes a call per second of the time limit (at least
 200,000): over seeds 0-2 at 30 s, 42,584 against 41,474 without it (+1,110); ROOT_SHARE
 0.5 (0.3 was even over three seeds: 42,595 against 42,584).
 
-Restarts (2026-11-24, 21:55-22:35 UTC; boards 1, 2, 7, 10, 14, 17; 60 CPU-s a board;
+Restarts (2026-11-24, 21:55-22:45 UTC; boards 1, 2, 7, 10, 14, 17; 60 CPU-s a board;
 seeds 0, 1, 2 (``--workers 3 --jobs 2``, every search printed); load average 0.0-2.9,
 the 2 cores shared; "all pairs": the sum over the 18 (board, seed) searches; "best of 2":
 the sum of max(seed 0, seed 1) a board, as in the full run):
@@ -73,11 +73,13 @@ the sum of max(seed 0, seed 1) a board, as in the full run):
     1, one search (commit aedecdc) 17438   18696   16268   52402      18773      19130
     2 sub-searches of 30 s         17403   18744   17122   53269      18850      19052
     3 sub-searches of 20 s         18903   19040   17722   55665      19880      19880
+    4 sub-searches of 15 s         18504   18505   17509   54518      19302      19302
 
     per board (b1 b2 b7 b10 b14 b17), seeds 0 / 1 / 2:
     1: 2077 3317 1998 3231 2873 3942 / 2827 3493 1961 3191 2955 4269 / 2162 3603 2245 2294 2081 3883
     2: 2088 3505 2043 3231 2307 4229 / 2839 3543 1997 3283 2913 4169 / 2141 3499 2245 3241 2083 3913
     3: 2603 3561 1934 3289 2897 4619 / 2839 3543 2675 3115 2889 3979 / 2138 3499 2245 3211 2719 3910
+    4: 2045 3487 2449 3239 2873 4411 / 2763 3551 1964 3195 2889 4143 / 2134 3499 2245 3227 2551 3853
 
 Kept: 3 sub-searches (+3,263 over all pairs, +6.2%; +1,107 best of 2). Not measured: the
 best number at 300 s a board (the first of R sub-searches is the single search on 1/R of
