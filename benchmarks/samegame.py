@@ -74,14 +74,17 @@ the sum of max(seed 0, seed 1) a board, as in the full run):
     2 sub-searches of 30 s         17403   18744   17122   53269      18850      19052
     3 sub-searches of 20 s         18903   19040   17722   55665      19880      19880
     4 sub-searches of 15 s         18504   18505   17509   54518      19302      19302
+    6 sub-searches of 10 s         17583   17699   18172   53454      17772      18328
 
     per board (b1 b2 b7 b10 b14 b17), seeds 0 / 1 / 2:
     1: 2077 3317 1998 3231 2873 3942 / 2827 3493 1961 3191 2955 4269 / 2162 3603 2245 2294 2081 3883
     2: 2088 3505 2043 3231 2307 4229 / 2839 3543 1997 3283 2913 4169 / 2141 3499 2245 3241 2083 3913
     3: 2603 3561 1934 3289 2897 4619 / 2839 3543 2675 3115 2889 3979 / 2138 3499 2245 3211 2719 3910
     4: 2045 3487 2449 3239 2873 4411 / 2763 3551 1964 3195 2889 4143 / 2134 3499 2245 3227 2551 3853
+    6: 2060 3541 1981 3141 2895 3965 / 2141 3551 2053 3167 2869 3918 / 2171 3499 2505 3241 2869 3887
 
-Kept: 3 sub-searches (+3,263 over all pairs, +6.2%; +1,107 best of 2). Not measured: the
+Kept: 3 sub-searches (+3,263 over all pairs, +6.2%; +1,107 best of 2; per search +181
+on average, standard error 82, 11 better, 6 worse, 1 equal). Not measured: the
 best number at 300 s a board (the first of R sub-searches is the single search on 1/R of
 the budget, so R = 3 at 300 s contains the 100-s search).
 
