@@ -106,6 +106,7 @@ from pathlib import Path
 
 from clobbermania.clickomania.samegame import (
     PUBLISHED_TOTALS,
+    RESTARTS,
     STANDARD_SET,
     bench_samegame,
     read_samegame_set,
@@ -131,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1,
                     help="independent searches a board (seeds seed..seed+w-1), best kept")
+    ap.add_argument("--restarts", type=int, default=RESTARTS,
+                    help="independent sub-searches within each search (best kept)")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
     ap.add_argument("--max-playouts", type=int)
     ap.add_argument("--log", help="append the output lines to this file as they come")
@@ -150,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{platform.python_version()}")
     out(f"# {args.file}: boards {[i + 1 for i in which]}; {args.time_limit:g} s a board "
         f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}, {args.workers} "
-        f"search(es) a board; scoring (n-2)^2 a group, "
+        f"search(es) a board, {args.restarts} sub-search(es) a search; scoring (n-2)^2 a group, "
         "+1000 cleared, no end penalty")
     out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     t0 = time.perf_counter()
@@ -165,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     results = bench_samegame([boards[i] for i in which], time_limit=args.time_limit,
                              seed=args.seed, jobs=args.jobs, clock=args.clock,
                              max_playouts=args.max_playouts, progress=report,
-                             workers=args.workers)
+                             workers=args.workers, restarts=args.restarts)
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")

@@ -230,6 +230,20 @@ def test_cli_play_workers_match_bench(capsys):
                                                                  best.seed)
 
 
+def test_cli_restarts_reach_the_search(capsys):
+    board = Board.from_string("12121/21122/12211/22112")
+    for r in (1, 2):
+        code, out, err = run_cli(capsys, "samegame", "play", board.text(), "--json",
+                                 "--max-playouts", "400", "--seed", "2", "--restarts", str(r))
+        assert code == 0, err
+        obj = json.loads(out)
+        direct = play_samegame(board, time_limit=None, max_playouts=400, seed=2, restarts=r)
+        assert (obj["score"], tuple(obj["moves"])) == (direct.score, direct.moves)
+        assert obj["algorithm"] == direct.algorithm
+    with pytest.raises(NotationError):
+        bench_samegame([board], time_limit=None, max_playouts=10, restarts=0)
+
+
 def test_read_samegame_set(tmp_path):
     f = tmp_path / "set.txt"
     f.write_text("# a comment\n\n# position 1\n112\n221\n\n# position 2\n11\n22\n")
@@ -303,6 +317,8 @@ def test_cli_bench_two_jobs_match_one(capsys, tmp_path):
     ["samegame", "bench", "--jobs", "0"],
     ["samegame", "bench", "--workers", "0"],
     ["samegame", "play", "1122", "--workers", "0"],
+    ["samegame", "play", "1122", "--restarts", "0"],
+    ["samegame", "bench", "--restarts", "-1"],
 ])
 def test_cli_bad_input(capsys, args):
     code, out, err = run_cli(capsys, *args)

@@ -46,6 +46,16 @@ def _check_workers(value: int) -> None:
         raise NotationError(f"--workers must be at least 1, not {value}")
 
 
+def _restarts(value: int | None) -> int:
+    from ..clickomania.samegame import RESTARTS
+
+    if value is None:
+        return RESTARTS
+    if value < 1:
+        raise NotationError(f"--restarts must be at least 1, not {value}")
+    return value
+
+
 @click.command("play")
 @click.argument("board_or_file", metavar="BOARD_OR_FILE")
 @click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="S",
@@ -60,11 +70,14 @@ def _check_workers(value: int) -> None:
               help="Independent searches of each board (seeds SEED..SEED+W-1) side by side, "
                    "one process each; the best game is kept. W = the number of cores gives "
                    "a board the whole machine.")
+@click.option("--restarts", type=int, default=None, metavar="R",
+              help="Independent sub-searches within each search, each with 1/R of the "
+                   "budget, the best kept (default: samegame.RESTARTS = 3).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the game as a strip of boards to this SVG file.")
-def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, as_json,
-             svg_file) -> None:
+def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, restarts,
+             as_json, svg_file) -> None:
     """Find a high-scoring SameGame game: (n-2)^2 a group of n, +1000 for a cleared board
     (no end penalty).
 
@@ -85,15 +98,16 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, as_j
     check_time_limit(time_limit)
     _check_playouts(max_playouts)
     _check_workers(workers)
+    restarts = _restarts(restarts)
     if workers > 1:
         result = bench_samegame([board], time_limit=time_limit, seed=seed, jobs=workers,
                                 clock=clock.lower(), max_playouts=max_playouts,
-                                workers=workers)[0]
+                                workers=workers, restarts=restarts)[0]
     else:
         with _status("searching") as progress:
             result = play_samegame(board, time_limit=time_limit, seed=seed,
                                    progress=progress, max_playouts=max_playouts,
-                                   clock=clock.lower())
+                                   clock=clock.lower(), restarts=restarts)
     if svg_file:
         from ..render.clickomania import clickomania_sequence_svg
 
@@ -156,9 +170,12 @@ def _parse_selection(text: str | None, n: int) -> list[int]:
               help="Only these boards, numbered from 1: e.g. 1-5,7.")
 @click.option("--max-playouts", type=int, metavar="N",
               help="Also stop each board after about N playouts.")
+@click.option("--restarts", type=int, default=None, metavar="R",
+              help="Independent sub-searches within each search, each with 1/R of the "
+                   "budget, the best kept (default: samegame.RESTARTS = 3).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playouts,
-              as_json) -> None:
+              restarts, as_json) -> None:
     """Play every board of a SameGame test set; per-board and total scores.
 
     FILE defaults to the standard set (20 boards, 15x15, 5 colours: Schadd et al. 2008),
@@ -183,6 +200,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
     if jobs < 1:
         raise NotationError(f"--jobs must be at least 1, not {jobs}")
     _check_workers(workers)
+    restarts = _restarts(restarts)
     t0 = time.perf_counter()
     boards = read_samegame_set(file)
     which = _parse_selection(selection, len(boards))
@@ -211,7 +229,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         results = bench_samegame([boards[i] for i in which], time_limit=time_limit,
                                  seed=seed, jobs=jobs, clock=clock.lower(),
                                  max_playouts=max_playouts, progress=report,
-                                 workers=workers)
+                                 workers=workers, restarts=restarts)
     finally:
         if progress_bar is not None:
             progress_bar.stop()
@@ -222,7 +240,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         emit_json({"boards": rows,
                    "total": total, "cleared": sum(r.cleared for r in results),
                    "time_limit": time_limit, "clock": clock.lower(), "seed": seed,
-                   "jobs": jobs, "workers": workers,
+                   "jobs": jobs, "workers": workers, "restarts": restarts,
                    "scoring": "(n-2)^2 per group, +1000 cleared, no end penalty",
                    "published_totals": PUBLISHED_TOTALS, "seconds": round(seconds, 3)})
         return
@@ -235,7 +253,8 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         for name, value in PUBLISHED_TOTALS.items():
             click.echo(f"  {name}: {value}  (ours {total - value:+d})")
     click.echo(f"seconds: {seconds:.1f} ({time_limit:g} s a board, {clock.lower()} clock, "
-               f"{jobs} job{'s' if jobs > 1 else ''}, seed {seed}"
+               f"{jobs} job{'s' if jobs > 1 else ''}, seed {seed}, {restarts} sub-search"
+               f"{'es' if restarts > 1 else ''} a search"
                + (f", best of {workers} searches a board)" if workers > 1 else ")"))
 
 

@@ -429,9 +429,9 @@ def playout_scores(board: Board, n: int, seed: int = 0, policy: int = POLICY) ->
 
 
 def _bench_one(args: tuple) -> SameGameResult:
-    board, time_limit, seed, clock, max_playouts = args
+    board, time_limit, seed, clock, max_playouts, restarts = args
     return play_samegame(board, time_limit=time_limit, seed=seed, clock=clock,
-                         max_playouts=max_playouts)
+                         max_playouts=max_playouts, restarts=restarts)
 
 
 def best_of(results: list[SameGameResult]) -> SameGameResult:
@@ -466,13 +466,14 @@ def best_of(results: list[SameGameResult]) -> SameGameResult:
 def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: int = 0,
                    jobs: int = 1, clock: str = "wall", max_playouts: int | None = None,
                    progress: Callable[[int, SameGameResult], None] | None = None,
-                   workers: int = 1) -> list[SameGameResult]:
+                   workers: int = 1, restarts: int = RESTARTS) -> list[SameGameResult]:
     """:func:`play_samegame` on every board, ``jobs`` searches at a time in separate
     processes; results in board order. With ``workers = w > 1`` each board gets ``w``
     independent searches (seeds ``seed .. seed + w - 1``, run side by side, each with the
     whole ``time_limit``) and the best is kept (:func:`best_of`); ``jobs = w`` then gives
-    each board the whole machine for ``time_limit`` seconds. ``progress(index, result)``
-    is called as each board finishes.
+    each board the whole machine for ``time_limit`` seconds. ``restarts``: the
+    independent sub-searches within each search (:func:`play_samegame`).
+    ``progress(index, result)`` is called as each board finishes.
 
     >>> rs = bench_samegame([Board.from_string("1122"), Board.from_string("112/221")],
     ...                     time_limit=None, max_playouts=50)
@@ -483,8 +484,10 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
         raise NotationError(f"--jobs must be at least 1, not {jobs}")
     if workers < 1:
         raise NotationError(f"--workers must be at least 1, not {workers}")
+    if restarts < 1:
+        raise NotationError(f"--restarts must be at least 1, not {restarts}")
     # board-major order: the searches of one board run side by side
-    tasks = [(i, (b, time_limit, seed + w, clock, max_playouts))
+    tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts))
              for i, b in enumerate(boards) for w in range(workers)]
     parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
