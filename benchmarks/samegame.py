@@ -13,7 +13,7 @@ of the machine too). ``--log FILE`` appends the same lines to FILE as they come,
 interrupted run keeps its finished boards.
 
     python benchmarks/samegame.py --time-limit 300 --jobs 2 --clock cpu --log run.log
-    python benchmarks/samegame.py --time-limit 300 --jobs 2 --workers 2 --clock cpu
+    python benchmarks/samegame.py --time-limit 300 --jobs 2 --workers 2 --restarts 1 --clock cpu
     python benchmarks/samegame.py --boards 1-4 --time-limit 30        # a quick look
 
 ``--workers W`` gives each board W independent searches (seeds SEED..SEED+W-1) and keeps
@@ -86,7 +86,9 @@ the sum of max(seed 0, seed 1) a board, as in the full run):
 Kept: 3 sub-searches (+3,263 over all pairs, +6.2%; +1,107 best of 2; per search +181
 on average, standard error 82, 11 better, 6 worse, 1 equal). Not measured: the
 best number at 300 s a board (the first of R sub-searches is the single search on 1/R of
-the budget, so R = 3 at 300 s contains the 100-s search).
+the budget, so R = 3 at 300 s contains the 100-s search). At 300 CPU-s a search, the
+whole standard set, best of seeds 0 and 1 (BENCHMARKS.md): R = 3 totals 75,336 against
+76,666 for R = 1 (better on 8 boards, worse on 10); use ``--restarts 1`` there.
 
 Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one tabu
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
