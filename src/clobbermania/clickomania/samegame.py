@@ -183,7 +183,7 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     if first_width < 1 or max_width < first_width:
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
     if restarts < 1:
-        raise NotationError(f"the number of restarts must be at least 1, not {restarts}")
+        raise NotationError(f"--restarts must be at least 1, not {restarts}")
     if endgame_nodes is not None and endgame_nodes < 0:
         raise NotationError(f"the endgame node limit must be at least 0, not {endgame_nodes}")
     _compile_kernels()
