@@ -67,16 +67,60 @@ def test_playouts_replay_to_the_same_score(policy):
         assert (score >= 1000) == end.is_cleared
 
 
-def test_tabu_colour_is_held_back():
-    # colour 1 is the most frequent: policy 1 clicks the 2-group first, always
+@pytest.mark.parametrize("policy", [1, 2])
+def test_tabu_colour_is_held_back(policy):
+    # colour 1 is the most frequent: policies 1 and 2 click the 2-group first, always
     board = Board.from_string("111/222/111")
     grid = to_grid(board)
     out = np.empty(grid.size, np.int16)
     scratch = [np.empty(grid.size, np.int64) for _ in range(5)]
     for seed in range(1, 20):
         g = grid.copy()
-        k_playout(g, np.array([seed], dtype=np.uint64), 1, out, 0, *scratch)
+        k_playout(g, np.array([seed], dtype=np.uint64), policy, out, 0, *scratch)
         assert board.group_at(board_square_names(board, out[:1])[0]).color == 2
+
+
+def _first_tier(board: Board) -> list:
+    """The groups policy 2 may click first (by the reference rules): those of the colours
+    other than the two most frequent, else of the second most frequent, else of the most
+    frequent (ties: the lower colour counts as more frequent)."""
+    counts = board.color_counts()
+    ranked = sorted(counts, key=lambda k: (-counts[k], k))
+    tabu, tabu2 = ranked[0], ranked[1] if len(ranked) > 1 else None
+    groups = [g for g in board.groups() if g.size >= 2]
+    for tier in ([g for g in groups if g.color not in (tabu, tabu2)],
+                 [g for g in groups if g.color == tabu2],
+                 [g for g in groups if g.color == tabu]):
+        if tier:
+            return tier
+    return []
+
+
+def test_two_tabu_playout_draws_every_allowed_group_equally_often():
+    # the block-sampling playout must draw groups, not blocks, uniformly: on these boards
+    # the allowed groups differ in size (2 to 7 blocks), so drawing blocks would be off by
+    # a factor of up to 3.5
+    rng = random.Random(21)
+    checked = 0
+    while checked < 4:
+        board = random_board(rng, 5, 5, 4)
+        tier = _first_tier(board)
+        sizes = {g.size for g in tier}
+        if len(tier) < 3 or max(sizes) < 2 * min(sizes):
+            continue
+        checked += 1
+        grid = to_grid(board)
+        out = np.empty(grid.size, np.int16)
+        scratch = [np.empty(grid.size, np.int64) for _ in range(5)]
+        state = np.array([7 + checked], dtype=np.uint64)
+        n = 3000
+        hits = {g.square: 0 for g in tier}
+        for _ in range(n):
+            k_playout(grid.copy(), state, 2, out, 0, *scratch)
+            hits[board.group_at(board_square_names(board, out[:1])[0]).square] += 1
+        expected = n / len(tier)
+        sigma = (expected * (1 - 1 / len(tier))) ** 0.5
+        assert all(abs(h - expected) < 4 * sigma for h in hits.values()), (board.text(), hits)
 
 
 def test_search_finds_the_brute_force_optimum_on_small_boards():

@@ -14,7 +14,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import k_click, k_click_with, k_hash, k_moves, k_moves_with
+from ._kernels import (
+    k_click_with,
+    k_group,
+    k_hash,
+    k_moves,
+    k_moves_with,
+    k_remove_marked,
+)
 
 # colours are 0..35 (rules.MAX_COLORS); a little slack for counting arrays
 N_COLOURS = 36
@@ -64,24 +71,22 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
     ``policy`` 0: uniform random clicks. 1: Cazenave's tabu colour (Nested Monte-Carlo
     Search, IJCAI 2009): the colour with most blocks at the start of the playout is clicked
     only when nothing else can be. 2: as 1, with the second most frequent colour also
-    held back, below the first (it keeps two colours whole for big late groups).
-    The moves (codes ``c * H + h``) are written to ``out[out_start:]``. Returns (score of
-    the playout with the clear bonus, number of moves). The ``buf_*`` and ``pick``
-    arrays are scratch space of W * H entries.
+    held back, below the first (it keeps two colours whole for big late groups), played
+    by :func:`k_playout_two_tabu`. The moves (codes ``c * H + h``) are written to
+    ``out[out_start:]``. Returns (score of the playout with the clear bonus, number of
+    moves). The ``buf_*`` and ``pick`` arrays are scratch space of W * H entries.
     """
+    if policy == 2:
+        return k_playout_two_tabu(grid, state, out, out_start, buf_c, buf_h, buf_s, buf_col,
+                                  pick)
     W, H = grid.shape
     counts = np.zeros(N_COLOURS, np.int64)
     remaining = k_colour_counts(grid, counts)
     tabu = -1
-    tabu2 = -1
     if policy >= 1:
         for k in range(N_COLOURS):
             if counts[k] > 0 and (tabu < 0 or counts[k] > counts[tabu]):
                 tabu = k
-    if policy >= 2:
-        for k in range(N_COLOURS):
-            if k != tabu and counts[k] > 0 and (tabu2 < 0 or counts[k] > counts[tabu2]):
-                tabu2 = k
     score = 0
     nm = 0
     # scratch of the engine's group finder, once a playout
@@ -93,12 +98,7 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
         if m == 0:
             break
         k = 0
-        if tabu2 >= 0:
-            for i in range(m):
-                if buf_col[i] != tabu and buf_col[i] != tabu2:
-                    pick[k] = i
-                    k += 1
-        if k == 0 and tabu >= 0:
+        if tabu >= 0:
             for i in range(m):
                 if buf_col[i] != tabu:
                     pick[k] = i
@@ -109,6 +109,86 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
             j = pick[k_below(state, k)]
         n = k_click_with(grid, buf_c[j], buf_h[j], mark, sc, sh)
         out[out_start + nm] = buf_c[j] * H + buf_h[j]
+        nm += 1
+        score += (n - 2) * (n - 2)
+        remaining -= n
+    if remaining == 0:
+        score += 1000
+    return score, nm
+
+
+@njit(cache=True)
+def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out_start: int,
+                       tier0: np.ndarray, tier1: np.ndarray, tier2: np.ndarray,
+                       sc: np.ndarray, sh: np.ndarray) -> tuple[int, int]:
+    """Policy 2 of :func:`k_playout`, without finding every group after every click.
+
+    Each click: one scan lists the blocks that have a neighbour of their colour, in three
+    tiers (the colours other than the two tabu colours, the second tabu colour, the
+    first); a block of the first non-empty tier is drawn uniformly and its group (n blocks)
+    flood-filled, and the group is taken with probability 2/n, else drawn again. A group
+    of n blocks is drawn n times as often as one block, so every group of the tier is
+    equally likely: the distribution of :func:`k_playout`'s policy 2 (checked by the
+    tests), at about twice the speed (only the clicked group, and the rejected draws, are
+    filled). ``sc`` and ``sh`` are scratch of W * H entries for the flood fill."""
+    W, H = grid.shape
+    counts = np.zeros(N_COLOURS, np.int64)
+    remaining = k_colour_counts(grid, counts)
+    tabu = -1
+    tabu2 = -1
+    for k in range(N_COLOURS):
+        if counts[k] > 0 and (tabu < 0 or counts[k] > counts[tabu]):
+            tabu = k
+    for k in range(N_COLOURS):
+        if k != tabu and counts[k] > 0 and (tabu2 < 0 or counts[k] > counts[tabu2]):
+            tabu2 = k
+    score = 0
+    nm = 0
+    mark = np.zeros((W, H), dtype=np.bool_)
+    while True:
+        n0 = 0
+        n1 = 0
+        n2 = 0
+        for c in range(W):
+            if grid[c, 0] < 0:
+                break
+            for h in range(H):
+                x = grid[c, h]
+                if x < 0:
+                    break
+                if ((h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x)
+                        or (h > 0 and grid[c, h - 1] == x) or (c > 0 and grid[c - 1, h] == x)):
+                    if x == tabu:
+                        tier2[n2] = c * H + h
+                        n2 += 1
+                    elif x == tabu2:
+                        tier1[n1] = c * H + h
+                        n1 += 1
+                    else:
+                        tier0[n0] = c * H + h
+                        n0 += 1
+        if n0 > 0:
+            tier = tier0
+            nt = n0
+        elif n1 > 0:
+            tier = tier1
+            nt = n1
+        elif n2 > 0:
+            tier = tier2
+            nt = n2
+        else:
+            break
+        while True:
+            code = tier[k_below(state, nt)]
+            n = k_group(grid, code // H, code % H, mark, sc, sh)
+            if n == 2 or k_below(state, n) < 2:
+                break
+            for i in range(n):
+                mark[sc[i], sh[i]] = False
+        k_remove_marked(grid, mark)
+        for i in range(n):
+            mark[sc[i], sh[i]] = False
+        out[out_start + nm] = code
         nm += 1
         score += (n - 2) * (n - 2)
         remaining -= n
@@ -190,6 +270,9 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     cand_cont = np.empty((maxc, L), np.int16)
     cand_cont_len = np.empty(maxc, np.int64)
     child = np.empty((W, H), np.int8)
+    mark = np.zeros((W, H), dtype=np.bool_)
+    sc = np.empty(N, dtype=np.int32)
+    sh = np.empty(N, dtype=np.int32)
     nc = 0
     for p in range(nb):
         g = grids[p]
@@ -198,7 +281,7 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
         for i in range(m):
             code = mc[i] * H + mh[i]
             child[:, :] = g
-            n = k_click(child, mc[i], mh[i])
+            n = k_click_with(child, mc[i], mh[i], mark, sc, sh)
             s = scores[p] + (n - 2) * (n - 2)
             cand_hash[nc] = k_hash(child, zobrist) ^ (np.uint64(s) * np.uint64(0x9E3779B97F4A7C15))
             rs, rl = k_playout(child, state, policy, cand_cont[nc], 0, bc, bh, bs, bcol, pick)
@@ -251,7 +334,7 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
         p = cand_parent[j]
         new_grids[k, :, :] = grids[p]
         code = cand_move[j]
-        k_click(new_grids[k], code // H, code % H)
+        k_click_with(new_grids[k], code // H, code % H, mark, sc, sh)
         new_scores[k] = cand_score[j]
         for q in range(level):
             new_paths[k, q] = paths[p, q]
