@@ -90,6 +90,31 @@ the budget, so R = 3 at 300 s contains the 100-s search). At 300 CPU-s a search,
 whole standard set, best of seeds 0 and 1 (BENCHMARKS.md): R = 3 totals 75,336 against
 76,666 for R = 1 (better on 8 boards, worse on 10); use ``--restarts 1`` there.
 
+Faster playouts (2026-11-25, 00:41-01:00 UTC; boards 1, 2, 7, 10, 14, 17; 60 CPU-s a
+board, 3 sub-searches; seeds 0, 1, 2; load average 0.7-3.0). Policy 2 used to find every
+group after every click (``k_moves_with``); now one scan lists the blocks with a neighbour
+of their colour and only the drawn group is filled (``k_playout_two_tabu``). Drawing a
+block uniformly draws groups in proportion to their size; accepting a group of n with
+probability 2/n restores policy 2's uniform draw. Playouts a CPU second from the start
+position (boards 1-6, 5,000 each): 8,300 before, 17,100 after (mean / best score 580 / 1,860
+both ways; size-weighted 20,000, 564 / 1,815); in the search 23,600 against ~15,000:
+
+    candidate                         seed 0  seed 1  seed 2  all pairs  best of 3
+    3 sub-searches (table above)      18903   19040   17722   55665      19880
+    size-weighted draw (rejected)     18048   18048   18498   54594      19160
+    uniform draw by rejection (kept)  19121   18423   17536   55080      19816
+
+    per board (b1 b2 b7 b10 b14 b17), seeds 0 / 1 / 2:
+    size-weighted: 2231 3121 2073 3149 2837 4637 / 3063 3093 1974 3281 2765 3872 /
+                   2677 3149 1969 3247 2699 4757
+    by rejection:  2158 3515 2899 3235 2769 4545 / 2661 3695 2185 3221 2781 3880 /
+                   2089 3623 1937 3189 2275 4423
+
+The size-weighted draw loses on board 2 in all three seeds (about 3,100 against 3,500); the
+uniform draw is the same search with 1.6 times the playouts, even with the old one at 60
+s within the noise (a search's standard deviation is about 300 a board). Kept for the
+throughput, which matters where the search is long (300 s).
+
 Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one tabu
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
 506 / 1,998; two tabu colours 581 / 1,895 (the search uses two). Uniform random clicks

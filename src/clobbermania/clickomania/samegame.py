@@ -11,7 +11,9 @@ Monte-Carlo Search*, IJCAI 2009):
 
 - a beam of ``w`` boards advances one click per level; every child of every board is valued
   by one tabu-colour playout (the most frequent colour, then the second, is clicked only
-  when nothing else can be: the big late groups are where SameGame's points are);
+  when nothing else can be: the big late groups are where SameGame's points are; a
+  playout draws a block of the allowed groups and keeps its group of n with probability
+  2/n, which draws the groups uniformly without finding them all after each click);
 - each board carries the best complete game known through it, and the child on that line
   inherits it, so the best line never leaves the beam; equal boards are merged (Zobrist);
 - beams from the start of width 16, 32, 64, ... run in turn for half the budget, each
