@@ -205,3 +205,23 @@ def test_standard_set_reader_and_board_files(tmp_path):
         load_board(str(tmp_path / "missing.txt"))
     with pytest.raises(NotationError, match="neither a board file nor a board"):
         load_board("missing.txt")
+
+
+def test_remove_marked_from_a_column_matches_the_rules():
+    # the playouts remove a group starting at any column up to its leftmost one
+    rng = random.Random(13)
+    W_, H_ = 7, 6
+    mark = np.zeros((W_, H_), dtype=np.bool_)
+    sc = np.empty(W_ * H_, dtype=np.int32)
+    sh = np.empty(W_ * H_, dtype=np.int32)
+    for _ in range(300):
+        b = random_board(rng, H_, W_, rng.randint(1, 4))
+        grid = to_grid(b)
+        while b.moves():
+            r, c = rng.choice(b.moves())
+            n = K.k_group(grid, c, b.height - 1 - r, mark, sc, sh)
+            left = int(sc[:n].min())
+            K.k_remove_marked_from(grid, mark, rng.randint(0, left))
+            mark[:, :] = False
+            b = b.click((r, c))
+            assert from_grid(grid, b.height, b.width) == b

@@ -94,9 +94,16 @@ def k_group_size(grid: np.ndarray, c: int, h: int) -> int:
 @njit(cache=True)
 def k_remove_marked(grid: np.ndarray, mark: np.ndarray) -> None:
     """Remove the marked blocks, let the rest fall, close empty columns to the left."""
+    k_remove_marked_from(grid, mark, 0)
+
+
+@njit(cache=True)
+def k_remove_marked_from(grid: np.ndarray, mark: np.ndarray, first: int) -> None:
+    """:func:`k_remove_marked` when no block left of column ``first`` is marked: the
+    columns before ``first`` are not visited (they do not change)."""
     W, H = grid.shape
-    dst = 0
-    for c in range(W):
+    dst = first
+    for c in range(first, W):
         if grid[c, 0] < 0:
             break
         k = 0
