@@ -211,12 +211,9 @@ def test_remove_marked_from_a_column_matches_the_rules():
     # the playouts remove a group starting at any column up to its leftmost one
     rng = random.Random(13)
     W_, H_ = 7, 6
-    mark = np.zeros((W_, H_), dtype=np.bool_)
-    sc = np.empty(W_ * H_, dtype=np.int32)
-    sh = np.empty(W_ * H_, dtype=np.int32)
+    mark, sc, sh = np.zeros((W_, H_), dtype=np.bool_), *np.empty((2, W_ * H_), np.int32)
     for _ in range(300):
-        b = random_board(rng, H_, W_, rng.randint(1, 4))
-        grid = to_grid(b)
+        grid = to_grid(b := random_board(rng, H_, W_, rng.randint(1, 4)))
         while b.moves():
             r, c = rng.choice(b.moves())
             n = K.k_group(grid, c, b.height - 1 - r, mark, sc, sh)

@@ -64,6 +64,17 @@ def k_colour_counts(grid: np.ndarray, counts: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def k_most_frequent(counts: np.ndarray, other: int) -> int:
+    """The colour with the most blocks in ``counts``, ``other`` excepted (the lower colour
+    on ties); -1 when no other colour has a block."""
+    best = -1
+    for k in range(counts.shape[0]):
+        if k != other and counts[k] > 0 and (best < 0 or counts[k] > counts[best]):
+            best = k
+    return best
+
+
+@njit(cache=True)
 def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
               out_start: int, buf_c: np.ndarray, buf_h: np.ndarray, buf_s: np.ndarray,
               buf_col: np.ndarray, pick: np.ndarray) -> tuple[int, int]:
@@ -82,11 +93,7 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
     W, H = grid.shape
     counts = np.zeros(N_COLOURS, np.int64)
     remaining = k_colour_counts(grid, counts)
-    tabu = -1
-    if policy >= 1:
-        for k in range(N_COLOURS):
-            if counts[k] > 0 and (tabu < 0 or counts[k] > counts[tabu]):
-                tabu = k
+    tabu = k_most_frequent(counts, -1) if policy >= 1 else -1
     score = 0
     nm = 0
     # scratch of the engine's group finder, once a playout
@@ -135,14 +142,8 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
     W, H = grid.shape
     counts = np.zeros(N_COLOURS, np.int64)
     remaining = k_colour_counts(grid, counts)
-    tabu = -1
-    tabu2 = -1
-    for k in range(N_COLOURS):
-        if counts[k] > 0 and (tabu < 0 or counts[k] > counts[tabu]):
-            tabu = k
-    for k in range(N_COLOURS):
-        if k != tabu and counts[k] > 0 and (tabu2 < 0 or counts[k] > counts[tabu2]):
-            tabu2 = k
+    tabu = k_most_frequent(counts, -1)
+    tabu2 = k_most_frequent(counts, tabu)
     score = 0
     nm = 0
     mark = np.zeros((W, H), dtype=np.bool_)
