@@ -132,6 +132,10 @@ def test_kernels_match_rules_on_random_play():
             m = K.k_moves(grid, *out)
             moves = b.moves()
             assert K.k_is_dead(grid) == (not moves)
+            for c, col in enumerate(b.columns):
+                for h in range(len(col)):
+                    assert K.k_has_partner(grid, c, h) == (
+                        b.group_at((b.height - 1 - h, c)).size >= 2)
             got = [(b.height - 1 - int(out[1][i]), int(out[0][i])) for i in range(m)]
             assert got == moves
             assert [int(out[2][i]) for i in range(m)] == [b.group_at(s).size for s in moves]

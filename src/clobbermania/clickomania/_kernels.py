@@ -160,6 +160,16 @@ def k_click_with(grid: np.ndarray, c: int, h: int, mark: np.ndarray, sc: np.ndar
 
 
 @njit(cache=True)
+def k_has_partner(grid: np.ndarray, c: int, h: int) -> bool:
+    """True when the block at (c, h) has an orthogonal neighbour of its colour, i.e. its
+    group can be clicked (``grid[c, h]`` must be a block)."""
+    W, H = grid.shape
+    x = grid[c, h]
+    return ((h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x)
+            or (h > 0 and grid[c, h - 1] == x) or (c > 0 and grid[c - 1, h] == x))
+
+
+@njit(cache=True)
 def k_moves(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray, out_size: np.ndarray,
             out_color: np.ndarray) -> int:
     """Every group of >= 2 blocks: representative (c, h), size, colour; returns the count."""
@@ -188,8 +198,7 @@ def k_moves_with(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray,
             if mark[c, h]:
                 continue
             # a block with no neighbour of its colour is a group of one: no fill needed
-            if not ((h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x)
-                    or (h > 0 and grid[c, h - 1] == x) or (c > 0 and grid[c - 1, h] == x)):
+            if not k_has_partner(grid, c, h):
                 continue
             n = k_group(grid, c, h, mark, sc, sh)
             out_c[m] = c

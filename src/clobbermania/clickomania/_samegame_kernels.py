@@ -17,6 +17,7 @@ from numba import njit
 from ._kernels import (
     k_click_with,
     k_group,
+    k_has_partner,
     k_hash,
     k_moves,
     k_moves_with,
@@ -164,8 +165,7 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
                 x = grid[c, h]
                 if x < 0:
                     break
-                if ((h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x)
-                        or (h > 0 and grid[c, h - 1] == x) or (c > 0 and grid[c - 1, h] == x)):
+                if k_has_partner(grid, c, h):
                     t = 2 if x == tabu else (1 if x == tabu2 else 0)
                     seg[t, c, cnt[t, c]] = c * H + h
                     cnt[t, c] += 1
