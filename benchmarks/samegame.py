@@ -110,6 +110,12 @@ both ways; size-weighted 20,000, 564 / 1,815); in the search 23,600 against ~15,
     by rejection:  2158 3515 2899 3235 2769 4545 / 2661 3695 2185 3221 2781 3880 /
                    2089 3623 1937 3189 2275 4423
 
+Then (commit 9708b51) only the columns a click changed are scanned again (the same draws
+bit for bit): 17,800 playouts a CPU second against 14,200 (medians of 3 runs, boards 1-6,
+3,000 playouts each, while a benchmark shared the cores; the group finder's policy 2 ran
+6,300 in the same conditions). In the search (10 CPU-s, boards 1 and 7) both give about
+26,000 playouts a second: the beam's own work and the endgame take the rest.
+
 The size-weighted draw loses on board 2 in all three seeds (about 3,100 against 3,500); the
 uniform draw is the same search with 1.6 times the playouts, even with the old one at 60
 s within the noise (a search's standard deviation is about 300 a board). Kept for the
