@@ -119,7 +119,10 @@ bit for bit): 17,800 playouts a CPU second against 14,200 (medians of 3 runs, bo
 The size-weighted draw loses on board 2 in all three seeds (about 3,100 against 3,500); the
 uniform draw is the same search with 1.6 times the playouts, even with the old one at 60
 s within the noise (a search's standard deviation is about 300 a board). Kept for the
-throughput, which matters where the search is long (300 s).
+throughput, which matters where the search is long (300 s). Measured there afterwards
+(the whole set, ``--workers 2 --restarts 1``, BENCHMARKS.md "Faster playouts"): 75,755
+against 76,666 with the old playouts (better on 11 boards, worse on 9): the playout rate
+is not what limits this search at 300 s.
 
 Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one tabu
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
