@@ -1,9 +1,11 @@
 """Numba kernels of the scored SameGame search: random numbers, tabu-colour playouts and
 one level of Monte-Carlo beam search.
 
-Every board change goes through the engine's one click (:func:`._kernels.k_click`) and
-its one group finder (:func:`._kernels.k_moves`); this module adds only search logic.
-Moves are coded ``c * H + h`` (the representative of the clicked group, engine layout).
+Every board change goes through the engine (:mod:`._kernels`: its click, flood fill,
+removal, group finder and the test of a clickable block); this module adds only search
+logic. Moves are coded ``c * H + h`` (a block of the clicked group, engine layout: the
+representative for the beam and the group finder's playouts, the drawn block for the
+two-tabu playout).
 
 The random numbers are xorshift64* (Marsaglia; Vigna) kept in a ``uint64[1]`` state, so a
 search is reproduced exactly from its seed, independent of numba's own generator.
