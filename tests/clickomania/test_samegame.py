@@ -60,6 +60,12 @@ def test_playouts_replay_to_the_same_score(policy):
         score, n = k_playout(grid, state, policy, out, 0, *scratch)
         moves = board_square_names(board, out[:n])
         assert score_sequence(board, moves) == score
+        # each click is named by its group's representative, as k_moves names it (the
+        # beam follows a known line by these codes)
+        b = board
+        for m in moves:
+            assert b.group_at(m).square == b.parse_square(m)
+            b = b.click(m)
         end = board
         for m in moves:
             end = end.click(m)

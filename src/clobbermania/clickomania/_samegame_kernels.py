@@ -3,9 +3,8 @@ one level of Monte-Carlo beam search.
 
 Every board change goes through the engine (:mod:`._kernels`: its click, flood fill,
 removal, group finder and the test of a clickable block); this module adds only search
-logic. Moves are coded ``c * H + h`` (a block of the clicked group, engine layout: the
-representative for the beam and the group finder's playouts, the drawn block for the
-two-tabu playout).
+logic. Moves are coded ``c * H + h``: the representative of the clicked group (engine
+layout), everywhere, since the beam recognises the next click of a known line by it.
 
 The random numbers are xorshift64* (Marsaglia; Vigna) kept in a ``uint64[1]`` state, so a
 search is reproduced exactly from its seed, independent of numba's own generator.
@@ -192,15 +191,20 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
                 break
             for i in range(n):
                 mark[sc[i], sh[i]] = False
+        # the move is named by the group's representative (leftmost column, lowest there),
+        # as the group finder names it: the beam recognises its best line's next click by
+        # that code
         left = W
+        low = H
         for i in range(n):
-            if sc[i] < left:
+            if sc[i] < left or (sc[i] == left and sh[i] < low):
                 left = sc[i]
+                low = sh[i]
         k_remove_marked_from(grid, mark, left)
         for i in range(n):
             mark[sc[i], sh[i]] = False
         first = left - 1 if left > 0 else 0
-        out[out_start + nm] = code
+        out[out_start + nm] = left * H + low
         nm += 1
         score += (n - 2) * (n - 2)
         remaining -= n

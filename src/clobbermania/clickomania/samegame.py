@@ -173,7 +173,7 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
 
     >>> r = play_samegame(Board.from_string("112/221/112"), max_playouts=100)
     >>> r.score, r.moves, r.exact
-    (1009, ('a2', 'b2', 'a3'), True)
+    (1009, ('a2', 'a3', 'a3'), True)
     """
     if time_limit is None and max_playouts is None:
         raise NotationError("play_samegame needs a time limit or a playout limit")
