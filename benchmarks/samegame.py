@@ -103,12 +103,16 @@ both ways; size-weighted 20,000, 564 / 1,815); in the search 23,600 against ~15,
     3 sub-searches (table above)      18903   19040   17722   55665      19880
     size-weighted draw (rejected)     18048   18048   18498   54594      19160
     uniform draw by rejection (kept)  19121   18423   17536   55080      19816
+    the same, clicks named by their   18125   18752   19030   55907      19962
+      representative (8b0dd3d; 02:58-03:08 UTC, load 1.0-2.0)
 
     per board (b1 b2 b7 b10 b14 b17), seeds 0 / 1 / 2:
     size-weighted: 2231 3121 2073 3149 2837 4637 / 3063 3093 1974 3281 2765 3872 /
                    2677 3149 1969 3247 2699 4757
     by rejection:  2158 3515 2899 3235 2769 4545 / 2661 3695 2185 3221 2781 3880 /
                    2089 3623 1937 3189 2275 4423
+    fixed:         2192 3473 2485 3235 2833 3907 / 2903 3549 1973 3289 2953 4085 /
+                   2189 3461 2859 3159 3087 4275
 
 Then (commit 9708b51) only the columns a click changed are scanned again (the same draws
 bit for bit): 17,800 playouts a CPU second against 14,200 (medians of 3 runs, boards 1-6,
@@ -121,8 +125,11 @@ uniform draw is the same search with 1.6 times the playouts, even with the old o
 s within the noise (a search's standard deviation is about 300 a board). Kept for the
 throughput, which matters where the search is long (300 s). Measured there afterwards
 (the whole set, ``--workers 2 --restarts 1``, BENCHMARKS.md "Faster playouts"): 75,755
-against 76,666 with the old playouts (better on 11 boards, worse on 9): the playout rate
-is not what limits this search at 300 s.
+against 76,666 with the old playouts (better on 11 boards, worse on 9). Both rows above
+and that run had a defect: the playout named a click by the drawn block, not by its
+group's representative, so the beam often failed to follow its best line (fixed in
+8b0dd3d: the row "clicks named by their representative", +242 over all pairs on the
+group finder's playouts, within the noise; not yet measured at 300 s).
 
 Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one tabu
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
