@@ -177,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="independent searches a board (seeds seed..seed+w-1), best kept")
     ap.add_argument("--restarts", type=int, default=RESTARTS,
                     help="independent sub-searches within each search (best kept)")
+    ap.add_argument("--threads", type=int,
+                    help="threads of each search (default: the cores shared out among the jobs)")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
     ap.add_argument("--max-playouts", type=int)
     ap.add_argument("--log", help="append the output lines to this file as they come")
@@ -196,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{platform.python_version()}")
     out(f"# {args.file}: boards {[i + 1 for i in which]}; {args.time_limit:g} s a board "
         f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}, {args.workers} "
-        f"search(es) a board, {args.restarts} sub-search(es) a search; scoring (n-2)^2 a group, "
+        f"search(es) a board, {args.restarts} sub-search(es) a search, "
+        f"{args.threads or 'default'} thread(s) a search; scoring (n-2)^2 a group, "
         "+1000 cleared, no end penalty")
     out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     t0 = time.perf_counter()
@@ -211,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     results = bench_samegame([boards[i] for i in which], time_limit=args.time_limit,
                              seed=args.seed, jobs=args.jobs, clock=args.clock,
                              max_playouts=args.max_playouts, progress=report,
-                             workers=args.workers, restarts=args.restarts)
+                             workers=args.workers, restarts=args.restarts,
+                             threads=args.threads)
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")

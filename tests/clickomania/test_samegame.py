@@ -207,6 +207,23 @@ def test_deterministic_with_a_seed():
     assert list(playout_scores(board, 50, seed=2)) == list(playout_scores(board, 50, seed=2))
 
 
+def test_the_game_does_not_depend_on_the_threads():
+    # each beam state's playouts draw from a stream of their own, so the children valued
+    # in parallel get the same values on any number of threads
+    import numba
+
+    board = random_board(random.Random(3), 10, 10, 4)
+    most = numba.config.NUMBA_NUM_THREADS
+    runs = [play_samegame(board, time_limit=None, max_playouts=20_000, seed=4, restarts=1,
+                          first_width=64, threads=t) for t in (1, most)]
+    assert (runs[0].score, runs[0].moves) == (runs[1].score, runs[1].moves)
+    assert runs[0].score == score_sequence(board, runs[0].moves)
+    with pytest.raises(NotationError):
+        play_samegame(board, time_limit=1, threads=0)
+    with pytest.raises(NotationError):
+        play_samegame(board, time_limit=1, threads=most + 1)
+
+
 def test_more_search_never_scores_less():
     # later beams start from the best game found, so the score can only grow (within one
     # search: restarts split the budget differently)

@@ -13,7 +13,7 @@ search is reproduced exactly from its seed, independent of numba's own generator
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ._kernels import (
     k_click_with,
@@ -235,6 +235,19 @@ def k_playout_scores(grid: np.ndarray, seed: int, policy: int, n: int) -> np.nda
 
 
 @njit(cache=True)
+def k_stream(base: np.uint64, index: int) -> np.ndarray:
+    """A generator state of its own for item ``index`` of a parallel loop, from ``base``
+    (splitmix64 scrambling: nearby indices give unrelated streams; never 0)."""
+    x = base + np.uint64(index + 1) * np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    out = np.empty(1, np.uint64)
+    out[0] = x | np.uint64(1)
+    return out
+
+
+@njit(cache=True, parallel=True)
 def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
                  conts: np.ndarray, cont_len: np.ndarray, values: np.ndarray, nb: int,
                  level: int, width: int, policy: int, state: np.ndarray,
@@ -257,71 +270,97 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     ``counters[1]`` is set to 1 when children had to be dropped (so a beam that never sets
     it searched every reachable board: its best game is optimal). Returns the size of the
     new beam (0 when no state had a move).
+
+    The states' children are valued in parallel (numba threads); each state's playouts
+    draw from a stream of their own (:func:`k_stream` of one draw of ``state`` and the
+    state's index), so the result does not depend on the number of threads.
     """
     B, W, H = grids.shape
     N = W * H
     L = paths.shape[1]
-    maxc = 0
-    bc = np.empty(N, np.int64)
-    bh = np.empty(N, np.int64)
-    bs = np.empty(N, np.int64)
-    bcol = np.empty(N, np.int64)
-    mc = np.empty(N, np.int64)
-    mh = np.empty(N, np.int64)
-    ms = np.empty(N, np.int64)
-    mcol = np.empty(N, np.int64)
-    pick = np.empty(N, np.int64)
-    # the moves of each state, counted first to size the candidate arrays
+    # the moves of each state, counted first to place every state's children
     n_moves = np.empty(nb, np.int64)
+    for p in prange(nb):
+        c0 = np.empty(N, np.int64)
+        h0 = np.empty(N, np.int64)
+        s0 = np.empty(N, np.int64)
+        col0 = np.empty(N, np.int64)
+        n_moves[p] = k_moves(grids[p], c0, h0, s0, col0)
+    first = np.empty(nb + 1, np.int64)
+    first[0] = 0
     for p in range(nb):
-        n_moves[p] = k_moves(grids[p], mc, mh, ms, mcol)
-        maxc += n_moves[p]
-    if maxc == 0:
+        first[p + 1] = first[p] + n_moves[p]
+    nc = first[nb]
+    if nc == 0:
         return 0
-    cand_parent = np.empty(maxc, np.int64)
-    cand_move = np.empty(maxc, np.int64)
-    cand_value = np.empty(maxc, np.int64)
-    cand_score = np.empty(maxc, np.int64)
-    cand_hash = np.empty(maxc, np.uint64)
-    cand_cont = np.empty((maxc, L), np.int16)
-    cand_cont_len = np.empty(maxc, np.int64)
-    child = np.empty((W, H), np.int8)
-    mark = np.zeros((W, H), dtype=np.bool_)
-    sc = np.empty(N, dtype=np.int32)
-    sh = np.empty(N, dtype=np.int32)
-    nc = 0
+    cand_parent = np.empty(nc, np.int64)
+    cand_move = np.empty(nc, np.int64)
+    cand_value = np.empty(nc, np.int64)
+    cand_score = np.empty(nc, np.int64)
+    cand_hash = np.empty(nc, np.uint64)
+    cand_cont = np.empty((nc, L), np.int16)
+    cand_cont_len = np.empty(nc, np.int64)
+    # each state's best playout above the best game known when the level began; a child
+    # whose playout is replaced by the inherited line scored below that, so the playout
+    # recorded here is never overwritten
+    best0 = best[0]
+    top_value = np.full(nb, best0, np.int64)
+    top_child = np.full(nb, -1, np.int64)
+    base = k_rand(state)
+    for p in prange(nb):
+        pst = k_stream(base, p)
+        bc = np.empty(N, np.int64)
+        bh = np.empty(N, np.int64)
+        bs = np.empty(N, np.int64)
+        bcol = np.empty(N, np.int64)
+        mc = np.empty(N, np.int64)
+        mh = np.empty(N, np.int64)
+        ms = np.empty(N, np.int64)
+        mcol = np.empty(N, np.int64)
+        pick = np.empty(N, np.int64)
+        chd = np.empty((W, H), np.int8)
+        mk = np.zeros((W, H), dtype=np.bool_)
+        scr_c = np.empty(N, dtype=np.int32)
+        scr_h = np.empty(N, dtype=np.int32)
+        gg = grids[p]
+        nm = k_moves(gg, mc, mh, ms, mcol)
+        fol = conts[p, 0] if cont_len[p] > 0 else -1
+        jj = first[p]
+        for ii in range(nm):
+            cd = mc[ii] * H + mh[ii]
+            chd[:, :] = gg
+            nn = k_click_with(chd, mc[ii], mh[ii], mk, scr_c, scr_h)
+            sv = scores[p] + (nn - 2) * (nn - 2)
+            cand_hash[jj] = k_hash(chd, zobrist) ^ (np.uint64(sv) * np.uint64(0x9E3779B97F4A7C15))
+            rsv, rll = k_playout(chd, pst, policy, cand_cont[jj], 0, bc, bh, bs, bcol, pick)
+            tot = sv + rsv
+            if tot > top_value[p]:
+                top_value[p] = tot
+                top_child[p] = jj
+            if cd == fol and values[p] > tot:
+                tot = values[p]
+                rll = cont_len[p] - 1
+                for qq in range(rll):
+                    cand_cont[jj, qq] = conts[p, qq + 1]
+            cand_parent[jj] = p
+            cand_move[jj] = cd
+            cand_value[jj] = tot
+            cand_score[jj] = sv
+            cand_cont_len[jj] = rll
+            jj += 1
+    counters[0] += nc
+    # the best playout of the level (the first in state order among equals)
     for p in range(nb):
-        g = grids[p]
-        m = k_moves(g, mc, mh, ms, mcol)
-        follow = conts[p, 0] if cont_len[p] > 0 else -1
-        for i in range(m):
-            code = mc[i] * H + mh[i]
-            child[:, :] = g
-            n = k_click_with(child, mc[i], mh[i], mark, sc, sh)
-            s = scores[p] + (n - 2) * (n - 2)
-            cand_hash[nc] = k_hash(child, zobrist) ^ (np.uint64(s) * np.uint64(0x9E3779B97F4A7C15))
-            rs, rl = k_playout(child, state, policy, cand_cont[nc], 0, bc, bh, bs, bcol, pick)
-            counters[0] += 1
-            total = s + rs
-            if total > best[0]:
-                best[0] = total
-                best[1] = level + 1 + rl
-                for q in range(level):
-                    best_path[q] = paths[p, q]
-                best_path[level] = code
-                for q in range(rl):
-                    best_path[level + 1 + q] = cand_cont[nc, q]
-            if code == follow and values[p] > total:
-                total = values[p]
-                rl = cont_len[p] - 1
-                for q in range(rl):
-                    cand_cont[nc, q] = conts[p, q + 1]
-            cand_parent[nc] = p
-            cand_move[nc] = code
-            cand_value[nc] = total
-            cand_score[nc] = s
-            cand_cont_len[nc] = rl
-            nc += 1
+        j = top_child[p]
+        if j >= 0 and top_value[p] > best[0]:
+            rl = cand_cont_len[j]
+            best[0] = top_value[p]
+            best[1] = level + 1 + rl
+            for q in range(level):
+                best_path[q] = paths[p, q]
+            best_path[level] = cand_move[j]
+            for q in range(rl):
+                best_path[level + 1 + q] = cand_cont[j, q]
     # best value first; among equal values the higher score so far (then the first found)
     key = np.empty(nc, np.float64)
     for j in range(nc):
@@ -332,6 +371,9 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
         tsize *= 2
     table = np.zeros(tsize, np.uint64)
     used = np.zeros(tsize, np.bool_)
+    mark = np.zeros((W, H), dtype=np.bool_)
+    sc = np.empty(N, dtype=np.int32)
+    sh = np.empty(N, dtype=np.int32)
     k = 0
     for oi in range(nc):
         j = order[oi]

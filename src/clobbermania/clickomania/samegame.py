@@ -59,6 +59,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from ..errors import NotationError
@@ -93,6 +94,9 @@ ENDGAME_NODES_PER_SECOND = 10_000
 ENDGAME_NODES_MIN = 200_000
 #: Transposition table of the exact endgame: 2**bits entries of 16 bytes.
 ENDGAME_TT_BITS = 21
+#: Beams of fewer states value their children on one thread: starting the threads costs
+#: more than it gains there.
+PARALLEL_MIN_STATES = 64
 
 
 @dataclass(frozen=True)
@@ -151,8 +155,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                   progress: Callable[[dict], None] | None = None, *,
                   max_playouts: int | None = None, clock: str = "wall",
                   first_width: int = FIRST_WIDTH, max_width: int = MAX_WIDTH,
-                  endgame_nodes: int | None = None, restarts: int = RESTARTS
-                  ) -> SameGameResult:
+                  endgame_nodes: int | None = None, restarts: int = RESTARTS,
+                  threads: int | None = None) -> SameGameResult:
     """The best SameGame game found on ``board`` within ``time_limit`` seconds.
 
     ``clock``: ``"wall"`` or ``"cpu"`` (this process's CPU time: fair on a loaded
@@ -171,6 +175,10 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     ``endgame_nodes``: the node limit of one exact endgame call (default: from the time
     limit, see :data:`ENDGAME_NODES_PER_SECOND`); 0 turns the exact endgame off.
 
+    ``threads``: the threads that value a beam's children (default: one per core). The
+    game found does not depend on it; with ``clock="cpu"`` the budget counts the CPU time
+    of all threads.
+
     >>> r = play_samegame(Board.from_string("112/221/112"), max_playouts=100)
     >>> r.score, r.moves, r.exact
     (1009, ('a2', 'a3', 'a3'), True)
@@ -188,7 +196,12 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         raise NotationError(f"--restarts must be at least 1, not {restarts}")
     if endgame_nodes is not None and endgame_nodes < 0:
         raise NotationError(f"the endgame node limit must be at least 0, not {endgame_nodes}")
+    n_threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
+    if not 1 <= n_threads <= numba.config.NUMBA_NUM_THREADS:
+        raise NotationError(f"threads must be between 1 and "
+                            f"{numba.config.NUMBA_NUM_THREADS}, not {threads}")
     _compile_kernels()
+    saved_threads = numba.get_num_threads()
     wall0 = time.perf_counter()
     cpu0 = time.process_time()
     used = _Clock(clock)
@@ -237,6 +250,7 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         nb, level = 1, 0
         counters[1] = 0
         while nb:
+            numba.set_num_threads(n_threads if nb >= PARALLEL_MIN_STATES else 1)
             nb = k_beam_level(*cur, nb, level, width, POLICY, state, zobrist, *nxt, found,
                               path, counters)
             cur, nxt = nxt, cur
@@ -357,6 +371,7 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
             value, line = v, p
         if exhaustive or out_of_budget(1.0):
             break
+    numba.set_num_threads(saved_threads)
     best[0], best[1] = value, len(line)
     best_path[:len(line)] = line
     if best[0] < 0:  # the root had no move at all
@@ -431,9 +446,9 @@ def playout_scores(board: Board, n: int, seed: int = 0, policy: int = POLICY) ->
 
 
 def _bench_one(args: tuple) -> SameGameResult:
-    board, time_limit, seed, clock, max_playouts, restarts = args
+    board, time_limit, seed, clock, max_playouts, restarts, threads = args
     return play_samegame(board, time_limit=time_limit, seed=seed, clock=clock,
-                         max_playouts=max_playouts, restarts=restarts)
+                         max_playouts=max_playouts, restarts=restarts, threads=threads)
 
 
 def best_of(results: list[SameGameResult]) -> SameGameResult:
@@ -468,13 +483,15 @@ def best_of(results: list[SameGameResult]) -> SameGameResult:
 def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: int = 0,
                    jobs: int = 1, clock: str = "wall", max_playouts: int | None = None,
                    progress: Callable[[int, SameGameResult], None] | None = None,
-                   workers: int = 1, restarts: int = RESTARTS) -> list[SameGameResult]:
+                   workers: int = 1, restarts: int = RESTARTS,
+                   threads: int | None = None) -> list[SameGameResult]:
     """:func:`play_samegame` on every board, ``jobs`` searches at a time in separate
     processes; results in board order. With ``workers = w > 1`` each board gets ``w``
     independent searches (seeds ``seed .. seed + w - 1``, run side by side, each with the
     whole ``time_limit``) and the best is kept (:func:`best_of`); ``jobs = w`` then gives
     each board the whole machine for ``time_limit`` seconds. ``restarts``: the
-    independent sub-searches within each search (:func:`play_samegame`).
+    independent sub-searches within each search (:func:`play_samegame`). ``threads``: the
+    threads of each search (default: the cores shared out among the jobs).
     ``progress(index, result)`` is called as each board finishes.
 
     >>> rs = bench_samegame([Board.from_string("1122"), Board.from_string("112/221")],
@@ -488,8 +505,10 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
         raise NotationError(f"--workers must be at least 1, not {workers}")
     if restarts < 1:
         raise NotationError(f"--restarts must be at least 1, not {restarts}")
+    if threads is None:
+        threads = max(1, numba.config.NUMBA_NUM_THREADS // jobs)
     # board-major order: the searches of one board run side by side
-    tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts))
+    tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads))
              for i, b in enumerate(boards) for w in range(workers)]
     parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
