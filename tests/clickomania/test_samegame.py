@@ -383,6 +383,8 @@ def test_cli_bench_two_jobs_match_one(capsys, tmp_path):
     ["samegame", "play", "1122", "--workers", "0"],
     ["samegame", "play", "1122", "--restarts", "0"],
     ["samegame", "bench", "--restarts", "-1"],
+    ["samegame", "play", "1122", "--threads", "0"],
+    ["samegame", "bench", "--boards", "1", "--threads", "1000"],
 ])
 def test_cli_bad_input(capsys, args):
     code, out, err = run_cli(capsys, *args)

@@ -71,11 +71,14 @@ def _restarts(value: int | None) -> int:
 @click.option("--restarts", type=int, default=None, metavar="R",
               help="Independent sub-searches within each search, each with 1/R of the "
                    "budget, the best kept (default: samegame.RESTARTS = 3).")
+@click.option("--threads", type=int, default=None, metavar="T",
+              help="Threads of each search (default: one per core, shared out among the "
+                   "workers); the game found does not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the game as a strip of boards to this SVG file.")
 def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, restarts,
-             as_json, svg_file) -> None:
+             threads, as_json, svg_file) -> None:
     """Find a high-scoring SameGame game: (n-2)^2 a group of n, +1000 for a cleared board
     (no end penalty).
 
@@ -100,12 +103,13 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
     if workers > 1:
         result = bench_samegame([board], time_limit=time_limit, seed=seed, jobs=workers,
                                 clock=clock.lower(), max_playouts=max_playouts,
-                                workers=workers, restarts=restarts)[0]
+                                workers=workers, restarts=restarts, threads=threads)[0]
     else:
         with _status("searching") as progress:
             result = play_samegame(board, time_limit=time_limit, seed=seed,
                                    progress=progress, max_playouts=max_playouts,
-                                   clock=clock.lower(), restarts=restarts)
+                                   clock=clock.lower(), restarts=restarts,
+                                   threads=threads)
     if svg_file:
         from ..render.clickomania import clickomania_sequence_svg
 
@@ -171,9 +175,11 @@ def _parse_selection(text: str | None, n: int) -> list[int]:
 @click.option("--restarts", type=int, default=None, metavar="R",
               help="Independent sub-searches within each search, each with 1/R of the "
                    "budget, the best kept (default: samegame.RESTARTS = 3).")
+@click.option("--threads", type=int, default=None, metavar="T",
+              help="Threads of each search (default: the cores shared out among the jobs).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playouts,
-              restarts, as_json) -> None:
+              restarts, threads, as_json) -> None:
     """Play every board of a SameGame test set; per-board and total scores.
 
     FILE defaults to the standard set (20 boards, 15x15, 5 colours: Schadd et al. 2008),
@@ -227,7 +233,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         results = bench_samegame([boards[i] for i in which], time_limit=time_limit,
                                  seed=seed, jobs=jobs, clock=clock.lower(),
                                  max_playouts=max_playouts, progress=report,
-                                 workers=workers, restarts=restarts)
+                                 workers=workers, restarts=restarts, threads=threads)
     finally:
         if progress_bar is not None:
             progress_bar.stop()

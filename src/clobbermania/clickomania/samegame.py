@@ -507,6 +507,9 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
         raise NotationError(f"--restarts must be at least 1, not {restarts}")
     if threads is None:
         threads = max(1, numba.config.NUMBA_NUM_THREADS // jobs)
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise NotationError(f"threads must be between 1 and "
+                            f"{numba.config.NUMBA_NUM_THREADS}, not {threads}")
     # board-major order: the searches of one board run side by side
     tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads))
              for i, b in enumerate(boards) for w in range(workers)]
