@@ -131,6 +131,11 @@ group's representative, so the beam often failed to follow its best line (fixed 
 8b0dd3d: the row "clicks named by their representative", +242 over all pairs on the
 group finder's playouts, within the noise; not yet measured at 300 s).
 
+One search on both cores (2026-11-25, commit 4174e12; ``--jobs 1 --workers 1 --restarts 1
+--clock wall --threads 2``, 300 s of wall time a board, 524-558 CPU s): 75,734 over the
+set, 18 cleared, against 76,666 for two single-core searches a board (BENCHMARKS.md, "One
+search on both cores"). A second independent search beats doubling one search's time.
+
 Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one tabu
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
 506 / 1,998; two tabu colours 581 / 1,895 (the search uses two). Uniform random clicks
