@@ -153,6 +153,7 @@ import time
 from pathlib import Path
 
 from clobbermania.clickomania.samegame import (
+    CONTINUE_SHARE,
     PUBLISHED_TOTALS,
     RESTARTS,
     STANDARD_SET,
@@ -182,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="independent searches a board (seeds seed..seed+w-1), best kept")
     ap.add_argument("--restarts", type=int, default=RESTARTS,
                     help="independent sub-searches within each search (best kept)")
+    ap.add_argument("--continue-share", type=float, default=CONTINUE_SHARE,
+                    help="with --restarts > 1: the share of the budget in which the best "
+                         "sub-search alone goes on")
     ap.add_argument("--threads", type=int,
                     help="threads of each search (default: the cores shared out among the jobs)")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
@@ -203,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{platform.python_version()}")
     out(f"# {args.file}: boards {[i + 1 for i in which]}; {args.time_limit:g} s a board "
         f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}, {args.workers} "
-        f"search(es) a board, {args.restarts} sub-search(es) a search, "
+        f"search(es) a board, {args.restarts} sub-search(es) a search"
+        + (f" (the best continued for {args.continue_share:g} of the budget)"
+           if args.continue_share and args.restarts > 1 else "") + ", "
         f"{args.threads or 'default'} thread(s) a search; scoring (n-2)^2 a group, "
         "+1000 cleared, no end penalty")
     out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -220,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
                              seed=args.seed, jobs=args.jobs, clock=args.clock,
                              max_playouts=args.max_playouts, progress=report,
                              workers=args.workers, restarts=args.restarts,
-                             threads=args.threads)
+                             threads=args.threads, continue_share=args.continue_share)
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")

@@ -390,3 +390,19 @@ def test_cli_bad_input(capsys, args):
     code, out, err = run_cli(capsys, *args)
     assert code == 2
     assert err.startswith("error: ") and "Traceback" not in err
+
+
+def test_the_continuation_starts_from_the_best_sub_search():
+    # with continue_share c, the sub-searches are those of a search without continuation
+    # on the first 1 - c of the budget; the best of them then only improves
+    board = read_samegame_set()[0]
+    for s in (0, 1):
+        probes = play_samegame(board, time_limit=None, max_playouts=20_000, seed=s,
+                               restarts=2, continue_share=0.0)
+        cont = play_samegame(board, time_limit=None, max_playouts=40_000, seed=s,
+                             restarts=2, continue_share=0.5)
+        assert cont.score >= probes.score
+        assert score_sequence(board, cont.moves) == cont.score
+        assert "continued for 50%" in cont.algorithm
+    with pytest.raises(NotationError, match="continued share"):
+        play_samegame(board, time_limit=1, restarts=2, continue_share=1.0)

@@ -82,6 +82,9 @@ POLICY = 2
 ROOT_SHARE = 0.5
 #: Independent sub-searches the budget is split into (the best game kept).
 RESTARTS = 3
+#: With RESTARTS > 1: the share of the budget in which the best sub-search alone goes on
+#: improving its game (the sub-searches share the rest).
+CONTINUE_SHARE = 0.0
 #: Clicks between the starting points of the backward improvement beams.
 REFINE_STEP = 6
 #: The first beam width; each later beam doubles it.
@@ -156,7 +159,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                   max_playouts: int | None = None, clock: str = "wall",
                   first_width: int = FIRST_WIDTH, max_width: int = MAX_WIDTH,
                   endgame_nodes: int | None = None, restarts: int = RESTARTS,
-                  threads: int | None = None) -> SameGameResult:
+                  threads: int | None = None,
+                  continue_share: float = CONTINUE_SHARE) -> SameGameResult:
     """The best SameGame game found on ``board`` within ``time_limit`` seconds.
 
     ``clock``: ``"wall"`` or ``"cpu"`` (this process's CPU time: fair on a loaded
@@ -194,6 +198,11 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
     if restarts < 1:
         raise NotationError(f"--restarts must be at least 1, not {restarts}")
+    if not 0.0 <= continue_share < 1.0:
+        raise NotationError(f"the continued share must be at least 0 and below 1, "
+                            f"not {continue_share}")
+    if restarts == 1:
+        continue_share = 0.0  # one sub-search: it simply has the whole budget
     if endgame_nodes is not None and endgame_nodes < 0:
         raise NotationError(f"the endgame node limit must be at least 0, not {endgame_nodes}")
     n_threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
@@ -226,11 +235,11 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     stop = [False]
     complete = [False]  # the last beam ended without dropping any child
 
-    def share_used() -> float:
-        # in sub-search shares: part + 0.5 is half way through sub-search `part`
+    def fraction_used() -> float:
+        """The fraction of the limits used so far (the larger one)."""
         a = used() / time_limit if time_limit is not None else 0.0
         b = counters[0] / max_playouts if max_playouts is not None else 0.0
-        return max(a, b) * restarts
+        return max(a, b)
 
     def beam(start: np.ndarray, prefix_score: int, width: int, run: int,
              cont: np.ndarray, value: int) -> tuple[int, np.ndarray | None]:
@@ -305,9 +314,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                 return value, line, k + 1
         return value, line, k
 
-    def search(part: int) -> tuple[int, np.ndarray, bool]:
-        """One sub-search on its share of the budget: (value, line, proved optimal)."""
-        nonlocal run, n_refine, ref_width
+    def search(lo: float, hi: float) -> tuple[int, np.ndarray, int, bool, int]:
+        """One sub-search on the budget from ``lo`` to ``hi`` (fractions of the limits):
+        beams from the root, then :func:`refine`. Returns refine's tuple."""
         line = np.zeros(0, dtype=np.int16)  # the best game found (clicks from the root)
         value = -1
         proved = 0  # the finishes after the first `proved` clicks of `line` are optimal
@@ -315,8 +324,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         width = first_width
         while not stop[0] and not exhaustive:
             widths.append(width)
-            v, p = beam(grid, 0, width, run, line, value)
-            run += 1
+            v, p = beam(grid, 0, width, run[0], line, value)
+            run[0] += 1
             if p is not None:
                 value, line = v, p
                 proved = len(line)
@@ -325,13 +334,17 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                 exhaustive = True  # the whole game is proved optimal
             # nothing was dropped: every reachable board was searched, the game is optimal
             exhaustive = exhaustive or bool(complete[0])
-            if share_used() >= part + ROOT_SHARE:
+            if fraction_used() >= lo + ROOT_SHARE * (hi - lo):
                 break
             width = min(2 * width, max_width)
-        # then improve the best game from its end backwards: a beam from the board after
-        # the first k clicks of the line, for k = n - STEP, n - 2 STEP, ..., 0, and again
-        # wider
-        ref_width = min(first_width * 4, max_width)
+        return refine(value, line, proved, exhaustive, min(first_width * 4, max_width))
+
+    def refine(value: int, line: np.ndarray, proved: int, exhaustive: bool,
+               ref_width: int) -> tuple[int, np.ndarray, int, bool, int]:
+        """Improve the best game from its end backwards until the budget share is used: a
+        beam from the board after the first k clicks of the line, for k = n - STEP,
+        n - 2 STEP, ..., 0, and again twice as wide. Returns (value, line, proved,
+        exhaustive, the width the next beams would have)."""
         while not stop[0] and not exhaustive:
             # beams start before the proved end (never needed there)
             for k in [*range(proved - REFINE_STEP, 0, -REFINE_STEP), 0]:
@@ -342,35 +355,43 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                 for x in line[:k]:
                     n = k_click(g, int(x) // H, int(x) % H)
                     prefix += (n - 2) * (n - 2)
-                v, p = beam(g, prefix, ref_width, run, line[k:], value)
-                run += 1
-                n_refine += 1
+                v, p = beam(g, prefix, ref_width, run[0], line[k:], value)
+                run[0] += 1
+                n_refine[0] += 1
+                refined_width[0] = max(refined_width[0], ref_width)
                 if p is not None:
                     value, line = v, np.concatenate([line[:k], p])
                     value, line, proved = endgame_pass(line, value, len(line))
                     if proved == 0:
                         exhaustive = True
                         break
+            if stop[0]:
+                break  # this round was cut short: a continuation repeats its width
             ref_width = min(2 * ref_width, max_width)
-        return value, line, exhaustive
+        return value, line, proved, exhaustive, ref_width
 
-    # independent sub-searches on equal shares of the budget (fresh random streams: the
-    # beam's run numbers go on), the best game kept; the endgame's table is shared (its
-    # bounds hold for any search)
-    run = 0
-    n_refine = 0
-    ref_width = 0
-    value = -1
-    line = np.zeros(0, dtype=np.int16)
-    exhaustive = False
+    # independent sub-searches on equal shares of the budget (the first 1 - continue_share
+    # of it; fresh random streams: the beam's run numbers go on), the best game kept; then
+    # the best sub-search alone goes on improving its game for the rest. The endgame's
+    # table is shared (its bounds hold for any search).
+    run = [0]
+    n_refine = [0]
+    refined_width = [0]
+    probe = (1.0 - continue_share) / restarts
+    best_state = (-1, np.zeros(0, dtype=np.int16), 0, False, first_width)
     for part in range(restarts):
-        share[0] = (part + 1) / restarts
+        share[0] = (part + 1) * probe if part < restarts - 1 or continue_share else 1.0
         stop[0] = False
-        v, p, exhaustive = search(part)
-        if v > value or exhaustive:
-            value, line = v, p
-        if exhaustive or out_of_budget(1.0):
+        state = search(part * probe, share[0])
+        if state[0] > best_state[0] or state[3]:
+            best_state = state
+        if state[3] or out_of_budget(1.0):
             break
+    if continue_share and not best_state[3] and not out_of_budget(1.0):
+        share[0] = 1.0
+        stop[0] = False
+        best_state = refine(*best_state)
+    value, line, _, exhaustive, _ = best_state
     numba.set_num_threads(saved_threads)
     best[0], best[1] = value, len(line)
     best_path[:len(line)] = line
@@ -390,7 +411,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         algorithm="iterated Monte-Carlo beam search ("
                   + (f"{restarts} independent sub-searches, " if restarts > 1 else "")
                   + f"root widths {widths[0]}..{max(widths)}"
-                  f", {n_refine} improving beams up to width {ref_width if n_refine else 0}"
+                  + (f", the best continued for {continue_share:.0%} of the budget"
+                     if continue_share and restarts > 1 else "")
+                  + f", {n_refine[0]} improving beams up to width {refined_width[0]}"
                   f"; tabu-colour playouts, best line kept; exact endgame: {eg_count[0]} "
                   f"calls, {eg_count[1]:,} nodes)",
         seed=seed, widths=tuple(widths), exact=exhaustive)
@@ -446,9 +469,10 @@ def playout_scores(board: Board, n: int, seed: int = 0, policy: int = POLICY) ->
 
 
 def _bench_one(args: tuple) -> SameGameResult:
-    board, time_limit, seed, clock, max_playouts, restarts, threads = args
+    board, time_limit, seed, clock, max_playouts, restarts, threads, continue_share = args
     return play_samegame(board, time_limit=time_limit, seed=seed, clock=clock,
-                         max_playouts=max_playouts, restarts=restarts, threads=threads)
+                         max_playouts=max_playouts, restarts=restarts, threads=threads,
+                         continue_share=continue_share)
 
 
 def best_of(results: list[SameGameResult]) -> SameGameResult:
@@ -484,13 +508,15 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
                    jobs: int = 1, clock: str = "wall", max_playouts: int | None = None,
                    progress: Callable[[int, SameGameResult], None] | None = None,
                    workers: int = 1, restarts: int = RESTARTS,
-                   threads: int | None = None) -> list[SameGameResult]:
+                   threads: int | None = None,
+                   continue_share: float = CONTINUE_SHARE) -> list[SameGameResult]:
     """:func:`play_samegame` on every board, ``jobs`` searches at a time in separate
     processes; results in board order. With ``workers = w > 1`` each board gets ``w``
     independent searches (seeds ``seed .. seed + w - 1``, run side by side, each with the
     whole ``time_limit``) and the best is kept (:func:`best_of`); ``jobs = w`` then gives
     each board the whole machine for ``time_limit`` seconds. ``restarts``: the
-    independent sub-searches within each search (:func:`play_samegame`). ``threads``: the
+    independent sub-searches within each search and ``continue_share`` the share of the
+    budget in which the best of them goes on (:func:`play_samegame`). ``threads``: the
     threads of each search (default: the cores shared out among the jobs).
     ``progress(index, result)`` is called as each board finishes.
 
@@ -511,7 +537,11 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
         raise NotationError(f"threads must be between 1 and "
                             f"{numba.config.NUMBA_NUM_THREADS}, not {threads}")
     # board-major order: the searches of one board run side by side
-    tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads))
+    if not 0.0 <= continue_share < 1.0:
+        raise NotationError(f"the continued share must be at least 0 and below 1, "
+                            f"not {continue_share}")
+    tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads,
+                  continue_share))
              for i, b in enumerate(boards) for w in range(workers)]
     parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
