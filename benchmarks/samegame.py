@@ -186,12 +186,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--continue-share", type=float, default=CONTINUE_SHARE,
                     help="with --restarts > 1: the share of the budget in which the best "
                          "sub-search alone goes on")
+    ap.add_argument("--tabu", default="dyn",
+                    help="the playout policy of search w of a board, cycling over a comma "
+                         "list: dyn (each playout's two most frequent colours) or a rank "
+                         "of the tabu pairs ranked by playouts (0 = best); e.g. dyn,0")
     ap.add_argument("--threads", type=int,
                     help="threads of each search (default: the cores shared out among the jobs)")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
     ap.add_argument("--max-playouts", type=int)
     ap.add_argument("--log", help="append the output lines to this file as they come")
     args = ap.parse_args(argv)
+    tabu_ranks = [None if x.strip() == "dyn" else int(x) for x in args.tabu.split(",")]
     log = open(args.log, "a", encoding="utf-8") if args.log else None
 
     def out(line: str) -> None:
@@ -209,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}, {args.workers} "
         f"search(es) a board, {args.restarts} sub-search(es) a search"
         + (f" (the best continued for {args.continue_share:g} of the budget)"
-           if args.continue_share and args.restarts > 1 else "") + ", "
+           if args.continue_share and args.restarts > 1 else "")
+        + f", tabu {args.tabu}, "
         f"{args.threads or 'default'} thread(s) a search; scoring (n-2)^2 a group, "
         "+1000 cleared, no end penalty")
     out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -226,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
                              seed=args.seed, jobs=args.jobs, clock=args.clock,
                              max_playouts=args.max_playouts, progress=report,
                              workers=args.workers, restarts=args.restarts,
-                             threads=args.threads, continue_share=args.continue_share)
+                             threads=args.threads, continue_share=args.continue_share,
+                             tabu_ranks=tabu_ranks)
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")

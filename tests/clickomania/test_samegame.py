@@ -20,7 +20,9 @@ from clobbermania.clickomania.samegame import (
     board_square_names,
     play_samegame,
     playout_scores,
+    rank_tabu_pairs,
     read_samegame_set,
+    tabu_pairs,
 )
 from clobbermania.errors import NotationError
 
@@ -406,3 +408,50 @@ def test_the_continuation_starts_from_the_best_sub_search():
         assert "continued for 50%" in cont.algorithm
     with pytest.raises(NotationError, match="continued share"):
         play_samegame(board, time_limit=1, restarts=2, continue_share=1.0)
+
+
+@pytest.mark.parametrize("policy", [1, 2])
+def test_fixed_tabu_colours_keep_their_tiers_all_game(policy):
+    # with the tabu colours fixed, every click of a playout (replayed by the reference
+    # rules) is of the lowest tier that has a group: other colours, then (policy 2) the
+    # second tabu colour, then the first; here the first is not the most frequent colour
+    rng = random.Random(40 + policy)
+    for trial in range(30):
+        board = random_board(rng, rng.randint(3, 7), rng.randint(3, 7), 4)
+        colours = sorted(board.color_counts())
+        a = colours[-1]  # fixed: the highest colour, whatever the counts
+        b = colours[0] if policy == 2 else -1
+        grid = to_grid(board)
+        out = np.empty(grid.size, np.int16)
+        scratch = [np.empty(grid.size, np.int64) for _ in range(5)]
+        score, n = k_playout(grid, np.array([trial + 1], dtype=np.uint64), policy, out, 0,
+                             *scratch, a, b)
+        end = board
+        for m in board_square_names(board, out[:n]):
+            groups = [g for g in end.groups() if g.size >= 2]
+            tier = [g for g in groups if g.color not in (a, b)] or \
+                [g for g in groups if g.color == b] or groups
+            assert end.group_at(m).square in {g.square for g in tier}
+            end = end.click(m)
+        assert end.is_dead
+        assert score_sequence(board, board_square_names(board, out[:n])) == score
+
+
+def test_tabu_pairs_are_ranked_by_playouts():
+    board = read_samegame_set()[6]  # board 7
+    ranked = rank_tabu_pairs(board, trials=300)
+    grid = to_grid(board)
+    assert len(ranked) == len(tabu_pairs(grid)) == 12  # ordered pairs of the top 4 colours
+    merits = [m for _, _, m in ranked]
+    assert merits == sorted(merits, reverse=True)
+    # the search ranks the pairs the same way (on its own share of playouts)
+    r = play_samegame(board, time_limit=None, max_playouts=30_000, seed=2, restarts=1,
+                      tabu_rank=0)
+    assert score_sequence(board, r.moves) == r.score
+    assert "of 12 ranked by playouts" in r.algorithm
+    assert play_samegame(board, time_limit=None, max_playouts=30_000, seed=2, restarts=1,
+                         tabu_rank=0).moves == r.moves  # deterministic
+    with pytest.raises(NotationError, match="tabu rank"):
+        play_samegame(board, time_limit=1, tabu_rank=-1)
+    with pytest.raises(NotationError, match="tabu ranks"):
+        bench_samegame([board], time_limit=1, tabu_ranks=[])

@@ -79,23 +79,28 @@ def k_most_frequent(counts: np.ndarray, other: int) -> int:
 @njit(cache=True)
 def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
               out_start: int, buf_c: np.ndarray, buf_h: np.ndarray, buf_s: np.ndarray,
-              buf_col: np.ndarray, pick: np.ndarray) -> tuple[int, int]:
+              buf_col: np.ndarray, pick: np.ndarray, tabu_a: int = -1,
+              tabu_b: int = -1) -> tuple[int, int]:
     """Play ``grid`` to the end in place with a tabu-colour random policy.
 
     ``policy`` 0: uniform random clicks. 1: Cazenave's tabu colour (Nested Monte-Carlo
     Search, IJCAI 2009): the colour with most blocks at the start of the playout is clicked
     only when nothing else can be. 2: as 1, with the second most frequent colour also
     held back, below the first (it keeps two colours whole for big late groups), played
-    by :func:`k_playout_two_tabu`. The moves (codes ``c * H + h``) are written to
-    ``out[out_start:]``. Returns (score of the playout with the clear bonus, number of
-    moves). The ``buf_*`` and ``pick`` arrays are scratch space of W * H entries.
+    by :func:`k_playout_two_tabu`. ``tabu_a`` / ``tabu_b`` (when >= 0) fix the first and
+    second tabu colours instead (a colour the board lacks is simply never drawn). The
+    moves (codes ``c * H + h``) are written to ``out[out_start:]``. Returns (score of the
+    playout with the clear bonus, number of moves). The ``buf_*`` and ``pick`` arrays are
+    scratch space of W * H entries.
     """
     if policy == 2:
-        return k_playout_two_tabu(grid, state, out, out_start, buf_col, pick)
+        return k_playout_two_tabu(grid, state, out, out_start, buf_col, pick, tabu_a, tabu_b)
     W, H = grid.shape
     counts = np.zeros(N_COLOURS, np.int64)
     remaining = k_colour_counts(grid, counts)
-    tabu = k_most_frequent(counts, -1) if policy >= 1 else -1
+    tabu = -1
+    if policy >= 1:
+        tabu = tabu_a if tabu_a >= 0 else k_most_frequent(counts, -1)
     score = 0
     nm = 0
     # scratch of the engine's group finder, once a playout
@@ -128,7 +133,8 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
 
 @njit(cache=True)
 def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out_start: int,
-                       sc: np.ndarray, sh: np.ndarray) -> tuple[int, int]:
+                       sc: np.ndarray, sh: np.ndarray, tabu_a: int = -1,
+                       tabu_b: int = -1) -> tuple[int, int]:
     """Policy 2 of :func:`k_playout`, without finding every group after every click.
 
     The blocks that have a neighbour of their colour are kept in three tiers (the colours
@@ -145,8 +151,8 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
     W, H = grid.shape
     counts = np.zeros(N_COLOURS, np.int64)
     remaining = k_colour_counts(grid, counts)
-    tabu = k_most_frequent(counts, -1)
-    tabu2 = k_most_frequent(counts, tabu)
+    tabu = tabu_a if tabu_a >= 0 else k_most_frequent(counts, -1)
+    tabu2 = tabu_b if tabu_b >= 0 else k_most_frequent(counts, tabu)
     score = 0
     nm = 0
     mark = np.zeros((W, H), dtype=np.bool_)
@@ -214,7 +220,8 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
 
 
 @njit(cache=True)
-def k_playout_scores(grid: np.ndarray, seed: int, policy: int, n: int) -> np.ndarray:
+def k_playout_scores(grid: np.ndarray, seed: int, policy: int, n: int, tabu_a: int = -1,
+                     tabu_b: int = -1) -> np.ndarray:
     """The scores of ``n`` playouts from ``grid`` (not changed): for tests and statistics."""
     W, H = grid.shape
     state = np.empty(1, np.uint64)
@@ -230,7 +237,8 @@ def k_playout_scores(grid: np.ndarray, seed: int, policy: int, n: int) -> np.nda
     scores = np.empty(n, np.int64)
     for i in range(n):
         tmp[:, :] = grid
-        scores[i], _ = k_playout(tmp, state, policy, out, 0, bc, bh, bs, bcol, pick)
+        scores[i], _ = k_playout(tmp, state, policy, out, 0, bc, bh, bs, bcol, pick, tabu_a,
+                                 tabu_b)
     return scores
 
 
@@ -250,7 +258,8 @@ def k_stream(base: np.uint64, index: int) -> np.ndarray:
 @njit(cache=True, parallel=True)
 def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
                  conts: np.ndarray, cont_len: np.ndarray, values: np.ndarray, nb: int,
-                 level: int, width: int, policy: int, state: np.ndarray,
+                 level: int, width: int, policy: int, tabu_a: int, tabu_b: int,
+                 state: np.ndarray,
                  zobrist: np.ndarray, new_grids: np.ndarray, new_scores: np.ndarray,
                  new_paths: np.ndarray, new_conts: np.ndarray, new_cont_len: np.ndarray,
                  new_values: np.ndarray, best: np.ndarray, best_path: np.ndarray,
@@ -261,7 +270,8 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     The beam holds ``nb`` states after ``level`` clicks: ``grids[i]``, score so far
     ``scores[i]``, the clicks ``paths[i, :level]``, and the best complete game known
     through it: total ``values[i]`` reached by the continuation ``conts[i, :cont_len[i]]``.
-    Every child (every legal click of every state) is valued by one playout; the child
+    Every child (every legal click of every state) is valued by one playout (tabu colours
+    ``tabu_a``, ``tabu_b``, or chosen by each playout when negative); the child
     that follows its parent's best continuation inherits the parent's value when that is
     higher, so the best line found never leaves the beam. Children with equal boards and
     scores are merged (Zobrist hash); the ``width`` best children by value form the new
@@ -332,7 +342,8 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
             nn = k_click_with(chd, mc[ii], mh[ii], mk, scr_c, scr_h)
             sv = scores[p] + (nn - 2) * (nn - 2)
             cand_hash[jj] = k_hash(chd, zobrist) ^ (np.uint64(sv) * np.uint64(0x9E3779B97F4A7C15))
-            rsv, rll = k_playout(chd, pst, policy, cand_cont[jj], 0, bc, bh, bs, bcol, pick)
+            rsv, rll = k_playout(chd, pst, policy, cand_cont[jj], 0, bc, bh, bs, bcol, pick,
+                                 tabu_a, tabu_b)
             tot = sv + rsv
             if tot > top_value[p]:
                 top_value[p] = tot

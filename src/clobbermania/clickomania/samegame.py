@@ -55,7 +55,7 @@ Everything is deterministic given the seed: the random numbers are the search's 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -65,7 +65,7 @@ import numpy as np
 from ..errors import NotationError
 from ._kernels import k_click
 from ._samegame_kernels import k_beam_level, k_endgame, k_playout_scores
-from .rules import Board, read_boards, score_sequence, to_grid
+from .rules import COLOR_CHARS, Board, read_boards, score_sequence, to_grid
 
 #: The standard test set (20 boards, 15x15, 5 colours) in the project's shared data.
 STANDARD_SET = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "samegame" \
@@ -85,6 +85,12 @@ RESTARTS = 3
 #: With RESTARTS > 1: the share of the budget in which the best sub-search alone goes on
 #: improving its game (the sub-searches share the rest).
 CONTINUE_SHARE = 0.0
+#: The tabu pairs tried: the ordered pairs of the TABU_COLOURS most frequent colours.
+TABU_COLOURS = 4
+#: Playouts from the start a tabu pair is tried with (at most), and the share of the
+#: budget the trials may use.
+TABU_TRIALS = 1000
+TABU_SHARE = 0.02
 #: Clicks between the starting points of the backward improvement beams.
 REFINE_STEP = 6
 #: The first beam width; each later beam doubles it.
@@ -160,7 +166,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                   first_width: int = FIRST_WIDTH, max_width: int = MAX_WIDTH,
                   endgame_nodes: int | None = None, restarts: int = RESTARTS,
                   threads: int | None = None,
-                  continue_share: float = CONTINUE_SHARE) -> SameGameResult:
+                  continue_share: float = CONTINUE_SHARE,
+                  tabu_rank: int | None = None) -> SameGameResult:
     """The best SameGame game found on ``board`` within ``time_limit`` seconds.
 
     ``clock``: ``"wall"`` or ``"cpu"`` (this process's CPU time: fair on a loaded
@@ -175,6 +182,13 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     ``restarts``: the number of independent sub-searches, each given an equal share of
     the limits (the first of them is exactly the search with ``restarts=1`` on that
     share); the best game is kept.
+
+    ``tabu_rank``: the playouts' tabu colours (the first clicked only when nothing else
+    can be, the second only before it) are fixed for each sub-search: the ordered pairs of
+    the most frequent colours are ranked by playouts from the start
+    (:func:`rank_tabu_pairs`), and sub-search ``i`` uses the pair of rank
+    ``tabu_rank + i``. ``None``: each playout takes the two most frequent colours of the
+    board it starts from (Cazenave's rule).
 
     ``endgame_nodes``: the node limit of one exact endgame call (default: from the time
     limit, see :data:`ENDGAME_NODES_PER_SECOND`); 0 turns the exact endgame off.
@@ -203,6 +217,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                             f"not {continue_share}")
     if restarts == 1:
         continue_share = 0.0  # one sub-search: it simply has the whole budget
+    if tabu_rank is not None and tabu_rank < 0:
+        raise NotationError(f"the tabu rank must be at least 0, not {tabu_rank}")
     if endgame_nodes is not None and endgame_nodes < 0:
         raise NotationError(f"the endgame node limit must be at least 0, not {endgame_nodes}")
     n_threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
@@ -260,7 +276,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         counters[1] = 0
         while nb:
             numba.set_num_threads(n_threads if nb >= PARALLEL_MIN_STATES else 1)
-            nb = k_beam_level(*cur, nb, level, width, POLICY, state, zobrist, *nxt, found,
+            nb = k_beam_level(*cur, nb, level, width, POLICY, tabu[0], tabu[1], state,
+                              zobrist, *nxt, found,
                               path, counters)
             cur, nxt = nxt, cur
             level += 1
@@ -374,22 +391,31 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     # of it; fresh random streams: the beam's run numbers go on), the best game kept; then
     # the best sub-search alone goes on improving its game for the rest. The endgame's
     # table is shared (its bounds hold for any search).
+    pairs: list[tuple[int, int]] = [(-1, -1)]
+    if tabu_rank is not None:
+        pairs = _tabu_trials(grid, seed, counters, out_of_budget, max_playouts)
+    tabu = pairs[0]
+    used_pairs: list[tuple[int, int]] = []
     run = [0]
     n_refine = [0]
     refined_width = [0]
     probe = (1.0 - continue_share) / restarts
     best_state = (-1, np.zeros(0, dtype=np.int16), 0, False, first_width)
+    best_tabu = tabu
     for part in range(restarts):
         share[0] = (part + 1) * probe if part < restarts - 1 or continue_share else 1.0
         stop[0] = False
+        tabu = pairs[((tabu_rank or 0) + part) % len(pairs)]
+        used_pairs.append(tabu)
         state = search(part * probe, share[0])
         if state[0] > best_state[0] or state[3]:
-            best_state = state
+            best_state, best_tabu = state, tabu
         if state[3] or out_of_budget(1.0):
             break
     if continue_share and not best_state[3] and not out_of_budget(1.0):
         share[0] = 1.0
         stop[0] = False
+        tabu = best_tabu
         best_state = refine(*best_state)
     value, line, _, exhaustive, _ = best_state
     numba.set_num_threads(saved_threads)
@@ -414,9 +440,84 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                   + (f", the best continued for {continue_share:.0%} of the budget"
                      if continue_share and restarts > 1 else "")
                   + f", {n_refine[0]} improving beams up to width {refined_width[0]}"
-                  f"; tabu-colour playouts, best line kept; exact endgame: {eg_count[0]} "
+                  + "; tabu-colour playouts ("
+                  + ("each playout's two most frequent colours" if tabu_rank is None else
+                     "tabu pairs " + ", ".join(_pair_name(p) for p in used_pairs) + " of "
+                     + str(len(pairs)) + " ranked by playouts")
+                  + f"), best line kept; exact endgame: {eg_count[0]} "
                   f"calls, {eg_count[1]:,} nodes)",
         seed=seed, widths=tuple(widths), exact=exhaustive)
+
+
+def _tabu_trials(grid: np.ndarray, seed: int, counters: np.ndarray,
+                 out_of_budget: Callable[[float], bool],
+                 max_playouts: int | None) -> list[tuple[int, int]]:
+    """The candidate tabu pairs, best first (see :func:`rank_tabu_pairs`): rounds of
+    playouts for every pair until each had TABU_TRIALS or TABU_SHARE of the budget is
+    used (at least one round; with a playout limit the rounds shrink to fit, so the
+    search stays independent of the machine). Counts the playouts in ``counters[0]``."""
+    pairs = tabu_pairs(grid)
+    if len(pairs) <= 1:
+        return pairs or [(-1, -1)]
+    per_round = 100
+    if max_playouts is not None:
+        per_round = max(1, min(per_round, int(TABU_SHARE * max_playouts) // len(pairs)))
+    scores: list[list[np.ndarray]] = [[] for _ in pairs]
+    done = 0
+    while done < TABU_TRIALS:
+        for i, (a, b) in enumerate(pairs):
+            scores[i].append(k_playout_scores(grid, seed * 1000 + done + i, POLICY,
+                                              per_round, a, b))
+        counters[0] += per_round * len(pairs)
+        done += per_round
+        if out_of_budget(TABU_SHARE):
+            break
+    merit = [_top_mean(np.concatenate(x)) for x in scores]
+    order = sorted(range(len(pairs)), key=lambda i: (-merit[i], i))
+    return [pairs[i] for i in order]
+
+
+def _pair_name(pair: tuple[int, int]) -> str:
+    return "".join(COLOR_CHARS[x] for x in pair if x >= 0)
+
+
+def _top_mean(scores: np.ndarray) -> float:
+    """The mean of the best tenth of the scores (at least one)."""
+    k = max(1, len(scores) // 10)
+    return float(np.sort(scores)[-k:].mean())
+
+
+def tabu_pairs(grid: np.ndarray) -> list[tuple[int, int]]:
+    """The ordered pairs (first, second tabu colour) of the :data:`TABU_COLOURS` most
+    frequent colours of a kernel grid (ties: the lower colour first); one colour gives
+    ``[(c, -1)]``, an empty grid ``[]``.
+
+    >>> tabu_pairs(to_grid(Board.from_string("112/233/111")))
+    [(1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2)]
+    """
+    vals, counts = np.unique(grid[grid >= 0], return_counts=True)
+    top = [int(vals[i]) for i in sorted(range(len(vals)), key=lambda i: (-counts[i], vals[i]))]
+    top = top[:TABU_COLOURS]
+    if len(top) == 1:
+        return [(top[0], -1)]
+    return [(a, b) for a in top for b in top if a != b]
+
+
+def rank_tabu_pairs(board: Board, trials: int = TABU_TRIALS, seed: int = 0
+                    ) -> list[tuple[str, str, float]]:
+    """The candidate tabu pairs of ``board`` ranked as the search ranks them: by the mean
+    of the best tenth of ``trials`` policy-2 playouts from the start with the pair fixed
+    (first tabu colour, second, merit), best first. Colours are the board's digits.
+
+    >>> [p[:2] for p in rank_tabu_pairs(Board.from_string("1122/2211"), trials=50)][0]
+    ('1', '2')
+    """
+    grid = to_grid(board)
+    out = []
+    for a, b in tabu_pairs(grid):
+        s = k_playout_scores(grid, seed, POLICY, trials, a, b)
+        out.append((COLOR_CHARS[a], COLOR_CHARS[b] if b >= 0 else "", _top_mean(s)))
+    return sorted(out, key=lambda x: -x[2])
 
 
 _COMPILED = False
@@ -432,10 +533,10 @@ def _compile_kernels() -> None:
     cur, nxt = _beam_arrays(2, 1, 2, 3), _beam_arrays(2, 1, 2, 3)
     cur[0][0] = grid
     zobrist = np.ones((1, 2, 36), dtype=np.uint64)
-    k_beam_level(*cur, 1, 0, 2, POLICY, _seed_state(0, 0), zobrist, *nxt,
+    k_beam_level(*cur, 1, 0, 2, POLICY, -1, -1, _seed_state(0, 0), zobrist, *nxt,
                  np.zeros(2, dtype=np.int64), np.zeros(3, dtype=np.int16),
                  np.zeros(2, dtype=np.int64))
-    k_playout_scores(grid, 0, POLICY, 1)
+    k_playout_scores(grid, 0, POLICY, 1, -1, -1)
     _COMPILED = True
 
 
@@ -465,14 +566,15 @@ def playout_scores(board: Board, n: int, seed: int = 0, policy: int = POLICY) ->
     """
     if policy not in (0, 1, 2):
         raise NotationError(f"policy must be 0, 1 or 2, not {policy}")
-    return k_playout_scores(to_grid(board), seed, policy, n)
+    return k_playout_scores(to_grid(board), seed, policy, n, -1, -1)
 
 
 def _bench_one(args: tuple) -> SameGameResult:
-    board, time_limit, seed, clock, max_playouts, restarts, threads, continue_share = args
+    (board, time_limit, seed, clock, max_playouts, restarts, threads, continue_share,
+     tabu_rank) = args
     return play_samegame(board, time_limit=time_limit, seed=seed, clock=clock,
                          max_playouts=max_playouts, restarts=restarts, threads=threads,
-                         continue_share=continue_share)
+                         continue_share=continue_share, tabu_rank=tabu_rank)
 
 
 def best_of(results: list[SameGameResult]) -> SameGameResult:
@@ -509,14 +611,17 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
                    progress: Callable[[int, SameGameResult], None] | None = None,
                    workers: int = 1, restarts: int = RESTARTS,
                    threads: int | None = None,
-                   continue_share: float = CONTINUE_SHARE) -> list[SameGameResult]:
+                   continue_share: float = CONTINUE_SHARE,
+                   tabu_ranks: Sequence[int | None] = (None,)) -> list[SameGameResult]:
     """:func:`play_samegame` on every board, ``jobs`` searches at a time in separate
     processes; results in board order. With ``workers = w > 1`` each board gets ``w``
     independent searches (seeds ``seed .. seed + w - 1``, run side by side, each with the
     whole ``time_limit``) and the best is kept (:func:`best_of`); ``jobs = w`` then gives
     each board the whole machine for ``time_limit`` seconds. ``restarts``: the
     independent sub-searches within each search and ``continue_share`` the share of the
-    budget in which the best of them goes on (:func:`play_samegame`). ``threads``: the
+    budget in which the best of them goes on, and search ``w`` of a board uses
+    ``tabu_ranks[w % len(tabu_ranks)]`` (:func:`play_samegame`'s ``tabu_rank``: different
+    playout policies make the searches of a board differ more). ``threads``: the
     threads of each search (default: the cores shared out among the jobs).
     ``progress(index, result)`` is called as each board finishes.
 
@@ -540,8 +645,10 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     if not 0.0 <= continue_share < 1.0:
         raise NotationError(f"the continued share must be at least 0 and below 1, "
                             f"not {continue_share}")
+    if not tabu_ranks or any(r is not None and r < 0 for r in tabu_ranks):
+        raise NotationError(f"tabu ranks must be None or at least 0, not {list(tabu_ranks)}")
     tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads,
-                  continue_share))
+                  continue_share, tabu_ranks[w % len(tabu_ranks)]))
              for i, b in enumerate(boards) for w in range(workers)]
     parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
@@ -588,4 +695,5 @@ def read_samegame_set(path: str | Path | None = None) -> list[Board]:
 
 
 __all__ = ["SameGameResult", "play_samegame", "bench_samegame", "best_of", "read_samegame_set",
+           "rank_tabu_pairs", "tabu_pairs",
            "playout_scores", "board_square_names", "STANDARD_SET", "PUBLISHED_TOTALS"]
