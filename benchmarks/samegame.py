@@ -140,6 +140,35 @@ Playout policies (mean / best of 5,000 playouts, averaged over boards 1-6): one 
 colour 496 / 1,914; one tabu colour, moves weighted by group size 493 / 2,054; by 1/size
 506 / 1,998; two tabu colours 581 / 1,895 (the search uses two). Uniform random clicks
 (boards 1-4, 20,000 playouts): mean 197, best 1,160.
+
+Which colours are tabu (2026-11-25, 20,000 policy-2 playouts from the start for each
+ordered pair of the three most frequent colours, the pair fixed for the whole playout;
+mean / 99.9th percentile). Cazenave's rule takes the two most frequent colours of the
+board a playout starts from (on boards 11-15 all five colours have 45 blocks, so the rule
+falls back on the colour order); another pair is often far better from the start:
+
+    board  rule's pair          best pair            board  rule's pair     best pair
+    1      13: 358 / 824        03: 407 / 1,295      11     01: 433 / 1,191  20: 465 / 1,412
+    2      30: 610 / 1,859      31: 641 / 2,271      12     01: 475 / 1,329  10: 634 / 1,624
+    3      20: 440 / 1,075      24: 523 / 1,270      13     01: 569 / 1,436  20: 477 / 1,578
+    4      20: 721 / 1,916      02: 904 / 2,102      14     01: 500 / 1,330  20: 547 / 1,534
+    5      32: 660 / 2,260      (the same)           15     01: 519 / 1,283  21: 654 / 1,845
+    6      10: 695 / 2,027      (the same)           16     10: 1,957 / 3,168 12: 2,004 / 3,489
+    7      04: 213 / 551        10: 591 / 1,773      17     20: 1,615 / 3,063 (the same)
+    8      31: 846 / 1,597      32: 827 / 2,344      18     30: 1,002 / 2,979 31: 1,405 / 3,340
+    9      01: 1,726 / 3,279    (the same)           19     40: 826 / 2,873  (the same)
+    10     12: 412 / 905        23: 492 / 1,678      20     01: 993 / 1,975  (the same)
+
+In the search the rule is applied afresh from every child's board, so the beam mixes
+policies; fixing the pair ranked best by playouts from the start (``tabu_rank=0``,
+:func:`rank_tabu_pairs`: the mean of the best tenth of up to 1,000 playouts a pair, 2%
+of the budget) scores the same as the rule over twelve boards at 30 CPU s (seed 0, one
+search, one thread; 2026-11-25 while a benchmark shared the cores): boards 1, 7, 15, 18,
+10, 12: 18,958 fixed against 19,227 (board 7: 2,357 against 1,955; board 15: 2,893
+against 3,437); boards 2, 4, 13, 14, 16, 20: 21,250 against 20,890. Sum 40,208 against
+40,117: within the noise, so the rule stays the default, and ``--tabu dyn,0`` gives a
+board's two searches different policies (the searches of one policy tend to end on the
+same lines; see BENCHMARKS.md).
 """
 
 from __future__ import annotations
