@@ -387,6 +387,9 @@ def test_cli_bench_two_jobs_match_one(capsys, tmp_path):
     ["samegame", "bench", "--restarts", "-1"],
     ["samegame", "play", "1122", "--threads", "0"],
     ["samegame", "bench", "--boards", "1", "--threads", "1000"],
+    ["samegame", "play", "1122", "--seed", "-5"],
+    ["samegame", "play", "1122", "--time-limit", "inf", "--max-playouts", "10"],
+    ["samegame", "bench", "--boards", "1", "--seed", "-1"],
 ])
 def test_cli_bad_input(capsys, args):
     code, out, err = run_cli(capsys, *args)

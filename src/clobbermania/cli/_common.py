@@ -34,7 +34,8 @@ def emit_json(obj: dict) -> None:
 
 
 def check_time_limit(value: float | None) -> float | None:
-    if value is not None and not value > 0:
+    """The time limit, refused unless a finite positive number (no limit: omit it)."""
+    if value is not None and not 0 < value < float("inf"):
         raise NotationError(f"--time-limit must be a positive number of seconds, not {value}")
     return value
 

@@ -203,7 +203,7 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     """
     if time_limit is None and max_playouts is None:
         raise NotationError("play_samegame needs a time limit or a playout limit")
-    if time_limit is not None and not time_limit > 0:
+    if time_limit is not None and not 0 < time_limit < float("inf"):
         raise NotationError(f"the time limit must be a positive number of seconds, "
                             f"not {time_limit}")
     if max_playouts is not None and max_playouts < 1:
@@ -212,6 +212,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
     if restarts < 1:
         raise NotationError(f"--restarts must be at least 1, not {restarts}")
+    if seed < 0:
+        raise NotationError(f"the seed must be at least 0, not {seed}")
     if not 0.0 <= continue_share < 1.0:
         raise NotationError(f"the continued share must be at least 0 and below 1, "
                             f"not {continue_share}")
@@ -466,8 +468,8 @@ def _tabu_trials(grid: np.ndarray, seed: int, counters: np.ndarray,
     done = 0
     while done < TABU_TRIALS:
         for i, (a, b) in enumerate(pairs):
-            scores[i].append(k_playout_scores(grid, seed * 1000 + done + i, POLICY,
-                                              per_round, a, b))
+            trial_seed = (seed * 1_000_003 + done * 64 + i) % (1 << 62)  # any seed >= 0
+            scores[i].append(k_playout_scores(grid, trial_seed, POLICY, per_round, a, b))
         counters[0] += per_round * len(pairs)
         done += per_round
         if out_of_budget(TABU_SHARE):
@@ -636,6 +638,8 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
         raise NotationError(f"--workers must be at least 1, not {workers}")
     if restarts < 1:
         raise NotationError(f"--restarts must be at least 1, not {restarts}")
+    if seed < 0:
+        raise NotationError(f"the seed must be at least 0, not {seed}")
     if threads is None:
         threads = max(1, numba.config.NUMBA_NUM_THREADS // jobs)
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
