@@ -369,6 +369,8 @@ def test_reduced_canonical_form():
     ("1+q", "'q' at position 3"), ("{0|1|2}", "ambiguous bars"), ("1/3", "not a dyadic"),
     ("{", "never closed"), ("", "empty"), ("{0|1", "never closed"), ("1 +", "ends too early"),
     ("{0,|1}", "option is missing"), ("(1", "')' expected"), ("1 2", "'2' at position 3"),
+    ("1/0", "divides by zero"), ("{0|2/0}", "2/0 at position 4 divides by zero"),
+    ("100001", "out of range"), ("1/" + str(2 ** 257), "out of range"),
 ])
 def test_parse_errors(text, fragment):
     with pytest.raises(NotationError, match=fragment.replace("(", r"\(").replace(")", r"\)")):

@@ -37,6 +37,12 @@ from . import game as _g
 _fmt_cache: dict[int, str] = {}
 
 
+#: The largest number (in absolute value) and denominator (2^bits) a game expression may
+#: name: each is built as an explicit game tree.
+MAX_NUMBER = 100_000
+MAX_DENOMINATOR_BITS = 256
+
+
 def _format_number(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
@@ -165,10 +171,19 @@ class _Parser:
                              f"expression {self.text!r}" + (f": {what}" if what else ""))
 
     def number(self, tok: _Tok) -> Fraction:
-        x = Fraction(tok.text)
+        try:
+            x = Fraction(tok.text)
+        except ZeroDivisionError:
+            raise NotationError(f"{tok.text} at position {tok.pos + 1} divides by zero") \
+                from None
         if x.denominator & (x.denominator - 1):
             raise NotationError(f"{tok.text} at position {tok.pos + 1} is not a dyadic "
                                 f"rational (its denominator must be a power of 2)")
+        # games are explicit trees: an integer n has n nested options, and 1/2^k is k deep
+        if abs(x) > MAX_NUMBER or x.denominator > 1 << MAX_DENOMINATOR_BITS:
+            raise NotationError(f"{tok.text} at position {tok.pos + 1} is out of range: "
+                                f"numbers up to {MAX_NUMBER:,} in size with denominators "
+                                f"up to 2^{MAX_DENOMINATOR_BITS} are supported")
         return x
 
     # grammar
