@@ -183,6 +183,7 @@ from pathlib import Path
 
 from clobbermania.clickomania.samegame import (
     CONTINUE_SHARE,
+    LEFT_PENALTY,
     PUBLISHED_TOTALS,
     RESTARTS,
     STANDARD_SET,
@@ -219,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the playout policy of search w of a board, cycling over a comma "
                          "list: dyn (each playout's two most frequent colours) or a rank "
                          "of the tabu pairs ranked by playouts (0 = best); e.g. dyn,0")
+    ap.add_argument("--left-penalty", type=int, default=LEFT_PENALTY,
+                    help="the beams rank a line by its score less this much a block left")
     ap.add_argument("--threads", type=int,
                     help="threads of each search (default: the cores shared out among the jobs)")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
@@ -244,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         f"search(es) a board, {args.restarts} sub-search(es) a search"
         + (f" (the best continued for {args.continue_share:g} of the budget)"
            if args.continue_share and args.restarts > 1 else "")
-        + f", tabu {args.tabu}, "
+        + f", tabu {args.tabu}, left penalty {args.left_penalty}, "
         f"{args.threads or 'default'} thread(s) a search; scoring (n-2)^2 a group, "
         "+1000 cleared, no end penalty")
     out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -262,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
                              max_playouts=args.max_playouts, progress=report,
                              workers=args.workers, restarts=args.restarts,
                              threads=args.threads, continue_share=args.continue_share,
-                             tabu_ranks=tabu_ranks)
+                             tabu_ranks=tabu_ranks, left_penalty=args.left_penalty)
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")

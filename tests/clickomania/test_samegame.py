@@ -458,3 +458,22 @@ def test_tabu_pairs_are_ranked_by_playouts():
         play_samegame(board, time_limit=1, tabu_rank=-1)
     with pytest.raises(NotationError, match="tabu ranks"):
         bench_samegame([board], time_limit=1, tabu_ranks=[])
+
+
+def test_the_left_penalty_guides_the_beam_but_scores_stay_true():
+    # the beams rank lines by score less a penalty a block left; the answer is still the
+    # true optimum where the search is exhaustive, and a true replayed score elsewhere
+    rng = random.Random(16)
+    for _ in range(12):
+        board = random_board(rng, rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 3))
+        r = play_samegame(board, time_limit=None, max_playouts=10**7, seed=3, left_penalty=50)
+        assert r.exact
+        assert r.score == brute_force_best(board)
+    board = read_samegame_set()[0]
+    r = play_samegame(board, time_limit=None, max_playouts=20_000, seed=1, restarts=1,
+                      left_penalty=30)
+    assert score_sequence(board, r.moves) == r.score
+    with pytest.raises(NotationError, match="penalty"):
+        play_samegame(board, time_limit=1, left_penalty=-1)
+    with pytest.raises(NotationError, match="penalty"):
+        bench_samegame([board], time_limit=1, left_penalty=-1)

@@ -259,7 +259,7 @@ def k_stream(base: np.uint64, index: int) -> np.ndarray:
 def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
                  conts: np.ndarray, cont_len: np.ndarray, values: np.ndarray, nb: int,
                  level: int, width: int, policy: int, tabu_a: int, tabu_b: int,
-                 state: np.ndarray,
+                 left_penalty: int, state: np.ndarray,
                  zobrist: np.ndarray, new_grids: np.ndarray, new_scores: np.ndarray,
                  new_paths: np.ndarray, new_conts: np.ndarray, new_cont_len: np.ndarray,
                  new_values: np.ndarray, best: np.ndarray, best_path: np.ndarray,
@@ -271,7 +271,10 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     ``scores[i]``, the clicks ``paths[i, :level]``, and the best complete game known
     through it: total ``values[i]`` reached by the continuation ``conts[i, :cont_len[i]]``.
     Every child (every legal click of every state) is valued by one playout (tabu colours
-    ``tabu_a``, ``tabu_b``, or chosen by each playout when negative); the child
+    ``tabu_a``, ``tabu_b``, or chosen by each playout when negative) and ranked by the
+    playout's total less ``left_penalty`` a block it left (0: the total itself; the
+    values and inherited lines are then in those terms, while ``best`` keeps true
+    scores); the child
     that follows its parent's best continuation inherits the parent's value when that is
     higher, so the best line found never leaves the beam. Children with equal boards and
     scores are merged (Zobrist hash); the ``width`` best children by value form the new
@@ -332,6 +335,7 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
         mk = np.zeros((W, H), dtype=np.bool_)
         scr_c = np.empty(N, dtype=np.int32)
         scr_h = np.empty(N, dtype=np.int32)
+        cnts = np.zeros(N_COLOURS, np.int64)
         gg = grids[p]
         nm = k_moves(gg, mc, mh, ms, mcol)
         fol = conts[p, 0] if cont_len[p] > 0 else -1
@@ -348,6 +352,8 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
             if tot > top_value[p]:
                 top_value[p] = tot
                 top_child[p] = jj
+            if left_penalty > 0:
+                tot -= left_penalty * k_colour_counts(chd, cnts)
             if cd == fol and values[p] > tot:
                 tot = values[p]
                 rll = cont_len[p] - 1

@@ -85,6 +85,8 @@ RESTARTS = 3
 #: With RESTARTS > 1: the share of the budget in which the best sub-search alone goes on
 #: improving its game (the sub-searches share the rest).
 CONTINUE_SHARE = 0.0
+#: The beams rank a line by its score less this many points a block it leaves.
+LEFT_PENALTY = 0
 #: The tabu pairs tried: the ordered pairs of the TABU_COLOURS most frequent colours.
 TABU_COLOURS = 4
 #: Playouts from the start a tabu pair is tried with (at most), and the share of the
@@ -167,7 +169,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                   endgame_nodes: int | None = None, restarts: int = RESTARTS,
                   threads: int | None = None,
                   continue_share: float = CONTINUE_SHARE,
-                  tabu_rank: int | None = None) -> SameGameResult:
+                  tabu_rank: int | None = None,
+                  left_penalty: int = LEFT_PENALTY) -> SameGameResult:
     """The best SameGame game found on ``board`` within ``time_limit`` seconds.
 
     ``clock``: ``"wall"`` or ``"cpu"`` (this process's CPU time: fair on a loaded
@@ -189,6 +192,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     (:func:`rank_tabu_pairs`), and sub-search ``i`` uses the pair of rank
     ``tabu_rank + i``. ``None``: each playout takes the two most frequent colours of the
     board it starts from (Cazenave's rule).
+
+    ``left_penalty``: the beams rank a line by its score less this many points a block it
+    leaves (a guide towards clearing the board; the score returned is the true one).
 
     ``endgame_nodes``: the node limit of one exact endgame call (default: from the time
     limit, see :data:`ENDGAME_NODES_PER_SECOND`); 0 turns the exact endgame off.
@@ -219,6 +225,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                             f"not {continue_share}")
     if restarts == 1:
         continue_share = 0.0  # one sub-search: it simply has the whole budget
+    if left_penalty < 0:
+        raise NotationError(f"the penalty a block left must be at least 0, not {left_penalty}")
     if tabu_rank is not None and tabu_rank < 0:
         raise NotationError(f"the tabu rank must be at least 0, not {tabu_rank}")
     if endgame_nodes is not None and endgame_nodes < 0:
@@ -272,14 +280,19 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         cur[3][0, :len(cont)] = cont
         cur[4][0] = len(cont)
         cur[5][0] = value
+        if left_penalty and value >= 0:  # the beam ranks lines by value less the penalty
+            g = start.copy()
+            for x in cont:
+                k_click(g, int(x) // H, int(x) % H)
+            cur[5][0] -= left_penalty * int((g >= 0).sum())
         found = np.array([value, -1], dtype=np.int64)
         path = np.zeros(L, dtype=np.int16)
         nb, level = 1, 0
         counters[1] = 0
         while nb:
             numba.set_num_threads(n_threads if nb >= PARALLEL_MIN_STATES else 1)
-            nb = k_beam_level(*cur, nb, level, width, POLICY, tabu[0], tabu[1], state,
-                              zobrist, *nxt, found,
+            nb = k_beam_level(*cur, nb, level, width, POLICY, tabu[0], tabu[1],
+                              left_penalty, state, zobrist, *nxt, found,
                               path, counters)
             cur, nxt = nxt, cur
             level += 1
@@ -535,7 +548,7 @@ def _compile_kernels() -> None:
     cur, nxt = _beam_arrays(2, 1, 2, 3), _beam_arrays(2, 1, 2, 3)
     cur[0][0] = grid
     zobrist = np.ones((1, 2, 36), dtype=np.uint64)
-    k_beam_level(*cur, 1, 0, 2, POLICY, -1, -1, _seed_state(0, 0), zobrist, *nxt,
+    k_beam_level(*cur, 1, 0, 2, POLICY, -1, -1, 0, _seed_state(0, 0), zobrist, *nxt,
                  np.zeros(2, dtype=np.int64), np.zeros(3, dtype=np.int16),
                  np.zeros(2, dtype=np.int64))
     k_playout_scores(grid, 0, POLICY, 1, -1, -1)
@@ -573,10 +586,11 @@ def playout_scores(board: Board, n: int, seed: int = 0, policy: int = POLICY) ->
 
 def _bench_one(args: tuple) -> SameGameResult:
     (board, time_limit, seed, clock, max_playouts, restarts, threads, continue_share,
-     tabu_rank) = args
+     tabu_rank, left_penalty) = args
     return play_samegame(board, time_limit=time_limit, seed=seed, clock=clock,
                          max_playouts=max_playouts, restarts=restarts, threads=threads,
-                         continue_share=continue_share, tabu_rank=tabu_rank)
+                         continue_share=continue_share, tabu_rank=tabu_rank,
+                         left_penalty=left_penalty)
 
 
 def best_of(results: list[SameGameResult]) -> SameGameResult:
@@ -614,7 +628,8 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
                    workers: int = 1, restarts: int = RESTARTS,
                    threads: int | None = None,
                    continue_share: float = CONTINUE_SHARE,
-                   tabu_ranks: Sequence[int | None] = (None,)) -> list[SameGameResult]:
+                   tabu_ranks: Sequence[int | None] = (None,),
+                   left_penalty: int = LEFT_PENALTY) -> list[SameGameResult]:
     """:func:`play_samegame` on every board, ``jobs`` searches at a time in separate
     processes; results in board order. With ``workers = w > 1`` each board gets ``w``
     independent searches (seeds ``seed .. seed + w - 1``, run side by side, each with the
@@ -623,7 +638,8 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     independent sub-searches within each search and ``continue_share`` the share of the
     budget in which the best of them goes on, and search ``w`` of a board uses
     ``tabu_ranks[w % len(tabu_ranks)]`` (:func:`play_samegame`'s ``tabu_rank``: different
-    playout policies make the searches of a board differ more). ``threads``: the
+    playout policies make the searches of a board differ more); ``left_penalty`` as in
+    :func:`play_samegame`. ``threads``: the
     threads of each search (default: the cores shared out among the jobs).
     ``progress(index, result)`` is called as each board finishes.
 
@@ -649,10 +665,12 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     if not 0.0 <= continue_share < 1.0:
         raise NotationError(f"the continued share must be at least 0 and below 1, "
                             f"not {continue_share}")
+    if left_penalty < 0:
+        raise NotationError(f"the penalty a block left must be at least 0, not {left_penalty}")
     if not tabu_ranks or any(r is not None and r < 0 for r in tabu_ranks):
         raise NotationError(f"tabu ranks must be None or at least 0, not {list(tabu_ranks)}")
     tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads,
-                  continue_share, tabu_ranks[w % len(tabu_ranks)]))
+                  continue_share, tabu_ranks[w % len(tabu_ranks)], left_penalty))
              for i, b in enumerate(boards) for w in range(workers)]
     parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
