@@ -169,6 +169,27 @@ against 3,437); boards 2, 4, 13, 14, 16, 20: 21,250 against 20,890. Sum 40,208 a
 40,117: within the noise, so the rule stays the default, and ``--tabu dyn,0`` gives a
 board's two searches different policies (the searches of one policy tend to end on the
 same lines; see BENCHMARKS.md).
+
+A penalty a block left (2026-11-25, 07:40-07:58 UTC; ``left_penalty``: the beams rank a
+line by its score less P points a block its end leaves, so they steer towards boards that
+can be cleared; the scores reported are true ones). Random playouts from the start almost
+never clear boards 1 and 7 (0.00-0.10% of 20,000 for every policy; boards 17 and 20:
+34-86%), so the +1000 only shows deep in the beams, and the searches above often failed
+to clear them. One search, 30 CPU s, one thread, seed as shown (total of the boards):
+
+    boards (seeds)            P = 0                       P = 30       P = 60
+    1, 7 (seeds 0, 1, 2)      13,142 (1 of 6 cleared)     16,490 (6)   -
+    17, 20, 9, 16 (seed 0)    16,164 (2 of 4 cleared)     17,664 (4)   17,680 (4)
+    14, 13, 11 (seed 0)       9,375 (3 of 3)              8,785 (3)    8,955 (3)
+
+    per board, P = 0 / 30 / 60: b1 2142 2967 2149 / 2643 2525 2589; b7 1955 1942 1987 /
+    2937 2953 2843; b17 3965 / 4081 / 4085; b20 3733 / 4271 / 4413; b9 4121 / 4785 / 4537;
+    b16 4345 / 4527 / 4645; b14 2825 / 2643 / 2725; b13 3317 / 3141 / 3065; b11 3233 /
+    3001 / 3165
+
++4,258 for P = 30 over the 13 searches, every one of them cleared; P = 60 about the same
+as 30 where both ran (+186 over 7 boards). The run of the whole set with P = 60 is in
+BENCHMARKS.md ("A penalty a block left").
 """
 
 from __future__ import annotations

@@ -187,7 +187,7 @@ def test_the_exact_endgame_finds_the_clear_a_narrow_beam_misses():
     best = brute_force_best(board)
     assert best == 1057
     narrow = {"time_limit": None, "max_playouts": 30, "first_width": 1, "max_width": 1,
-              "restarts": 1}
+              "restarts": 1, "left_penalty": 0}
     r0 = play_samegame(board, **narrow, endgame_nodes=0)
     assert not r0.cleared and r0.score < best and not r0.exact
     r = play_samegame(board, **narrow)
@@ -308,6 +308,20 @@ def test_cli_restarts_reach_the_search(capsys):
         assert obj["algorithm"] == direct.algorithm
     with pytest.raises(NotationError):
         bench_samegame([board], time_limit=None, max_playouts=10, restarts=0)
+    # the penalty a block left reaches the search too (board 1: the games differ)
+    b1 = read_samegame_set()[0]
+    games = set()
+    for p in (0, 60):
+        code, out, err = run_cli(capsys, "samegame", "play", b1.text(), "--json",
+                                 "--max-playouts", "3000", "--restarts", "1",
+                                 "--left-penalty", str(p))
+        assert code == 0, err
+        obj = json.loads(out)
+        direct = play_samegame(b1, time_limit=None, max_playouts=3000, restarts=1,
+                               left_penalty=p)
+        assert (obj["score"], tuple(obj["moves"])) == (direct.score, direct.moves)
+        games.add(direct.moves)
+    assert len(games) == 2
 
 
 def test_read_samegame_set(tmp_path):
@@ -388,6 +402,8 @@ def test_cli_bench_two_jobs_match_one(capsys, tmp_path):
     ["samegame", "play", "1122", "--threads", "0"],
     ["samegame", "bench", "--boards", "1", "--threads", "1000"],
     ["samegame", "play", "1122", "--seed", "-5"],
+    ["samegame", "play", "1122", "--left-penalty", "-1"],
+    ["samegame", "bench", "--boards", "1", "--left-penalty", "-3"],
     ["samegame", "play", "1122", "--time-limit", "inf", "--max-playouts", "10"],
     ["samegame", "bench", "--boards", "1", "--seed", "-1"],
 ])

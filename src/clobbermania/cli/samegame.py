@@ -54,6 +54,17 @@ def _restarts(value: int | None) -> int:
     return RESTARTS if value is None else value
 
 
+def _left_penalty(value: int | None) -> int:
+    from ..clickomania.samegame import LEFT_PENALTY
+
+    return LEFT_PENALTY if value is None else value
+
+
+_PENALTY_HELP = ("The beams rank a line by its score less P points a block it leaves, "
+                 "steering towards boards that clear; scores stay true (default: "
+                 "samegame.LEFT_PENALTY).")
+
+
 @click.command("play")
 @click.argument("board_or_file", metavar="BOARD_OR_FILE")
 @click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="S",
@@ -71,6 +82,7 @@ def _restarts(value: int | None) -> int:
 @click.option("--restarts", type=int, default=None, metavar="R",
               help="Independent sub-searches within each search, each with 1/R of the "
                    "budget, the best kept (default: samegame.RESTARTS = 3).")
+@click.option("--left-penalty", type=int, default=None, metavar="P", help=_PENALTY_HELP)
 @click.option("--threads", type=int, default=None, metavar="T",
               help="Threads of each search (default: one per core, shared out among the "
                    "workers); the game found does not depend on it.")
@@ -78,7 +90,7 @@ def _restarts(value: int | None) -> int:
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the game as a strip of boards to this SVG file.")
 def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, restarts,
-             threads, as_json, svg_file) -> None:
+             left_penalty, threads, as_json, svg_file) -> None:
     """Find a high-scoring SameGame game: (n-2)^2 a group of n, +1000 for a cleared board
     (no end penalty).
 
@@ -100,16 +112,18 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
     _check_playouts(max_playouts)
     _check_workers(workers)
     restarts = _restarts(restarts)
+    left_penalty = _left_penalty(left_penalty)
     if workers > 1:
         result = bench_samegame([board], time_limit=time_limit, seed=seed, jobs=workers,
                                 clock=clock.lower(), max_playouts=max_playouts,
-                                workers=workers, restarts=restarts, threads=threads)[0]
+                                workers=workers, restarts=restarts, threads=threads,
+                                left_penalty=left_penalty)[0]
     else:
         with _status("searching") as progress:
             result = play_samegame(board, time_limit=time_limit, seed=seed,
                                    progress=progress, max_playouts=max_playouts,
                                    clock=clock.lower(), restarts=restarts,
-                                   threads=threads)
+                                   threads=threads, left_penalty=left_penalty)
     if svg_file:
         from ..render.clickomania import clickomania_sequence_svg
 
@@ -175,11 +189,12 @@ def _parse_selection(text: str | None, n: int) -> list[int]:
 @click.option("--restarts", type=int, default=None, metavar="R",
               help="Independent sub-searches within each search, each with 1/R of the "
                    "budget, the best kept (default: samegame.RESTARTS = 3).")
+@click.option("--left-penalty", type=int, default=None, metavar="P", help=_PENALTY_HELP)
 @click.option("--threads", type=int, default=None, metavar="T",
               help="Threads of each search (default: the cores shared out among the jobs).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playouts,
-              restarts, threads, as_json) -> None:
+              restarts, left_penalty, threads, as_json) -> None:
     """Play every board of a SameGame test set; per-board and total scores.
 
     FILE defaults to the standard set (20 boards, 15x15, 5 colours: Schadd et al. 2008),
@@ -205,6 +220,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         raise NotationError(f"--jobs must be at least 1, not {jobs}")
     _check_workers(workers)
     restarts = _restarts(restarts)
+    left_penalty = _left_penalty(left_penalty)
     t0 = time.perf_counter()
     boards = read_samegame_set(file)
     which = _parse_selection(selection, len(boards))
@@ -233,7 +249,8 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         results = bench_samegame([boards[i] for i in which], time_limit=time_limit,
                                  seed=seed, jobs=jobs, clock=clock.lower(),
                                  max_playouts=max_playouts, progress=report,
-                                 workers=workers, restarts=restarts, threads=threads)
+                                 workers=workers, restarts=restarts, threads=threads,
+                                 left_penalty=left_penalty)
     finally:
         if progress_bar is not None:
             progress_bar.stop()
@@ -245,6 +262,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
                    "total": total, "cleared": sum(r.cleared for r in results),
                    "time_limit": time_limit, "clock": clock.lower(), "seed": seed,
                    "jobs": jobs, "workers": workers, "restarts": restarts,
+                   "left_penalty": left_penalty,
                    "scoring": "(n-2)^2 per group, +1000 cleared, no end penalty",
                    "published_totals": PUBLISHED_TOTALS, "seconds": round(seconds, 3)})
         return
@@ -258,7 +276,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
             click.echo(f"  {name}: {value}  (ours {total - value:+d})")
     click.echo(f"seconds: {seconds:.1f} ({time_limit:g} s a board, {clock.lower()} clock, "
                f"{jobs} job{'s' if jobs > 1 else ''}, seed {seed}, {restarts} sub-search"
-               f"{'es' if restarts > 1 else ''} a search"
+               f"{'es' if restarts > 1 else ''} a search, left penalty {left_penalty}"
                + (f", best of {workers} searches a board)" if workers > 1 else ")"))
 
 
