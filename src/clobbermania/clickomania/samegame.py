@@ -86,7 +86,7 @@ RESTARTS = 3
 #: improving its game (the sub-searches share the rest).
 CONTINUE_SHARE = 0.0
 #: The beams rank a line by its score less this many points a block it leaves.
-LEFT_PENALTY = 0
+LEFT_PENALTY = 60
 #: The tabu pairs tried: the ordered pairs of the TABU_COLOURS most frequent colours.
 TABU_COLOURS = 4
 #: Playouts from the start a tabu pair is tried with (at most), and the share of the
