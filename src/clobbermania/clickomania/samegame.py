@@ -16,6 +16,9 @@ Monte-Carlo Search*, IJCAI 2009):
   2/n, which draws the groups uniformly without finding them all after each click);
 - each board carries the best complete game known through it, and the child on that line
   inherits it, so the best line never leaves the beam; equal boards are merged (Zobrist);
+  the beam ranks a board by that game's score less :data:`LEFT_PENALTY` points a block
+  the game leaves (the scores reported stay true: the penalty only steers the beam
+  towards lines that clear, where the +1000 is);
 - beams from the start of width 16, 32, 64, ... run in turn for half the budget, each
   following the best game found so far; then, until the time is up, beams start from the
   board after the first ``k`` clicks of the best game, ``k = p-6, p-12, ..., 0`` (``p``:
