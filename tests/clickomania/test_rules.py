@@ -221,8 +221,12 @@ def test_remove_marked_from_a_column_matches_the_rules():
         while b.moves():
             r, c = rng.choice(b.moves())
             n = K.k_group(grid, c, b.height - 1 - r, mark, sc, sh)
-            left = int(sc[:n].min())
-            K.k_remove_marked_from(grid, mark, rng.randint(0, left))
+            left, right = int(sc[:n].min()), int(sc[:n].max())
+            # the last column given: the group's rightmost one or any after it, or -1
+            last = rng.choice([-1, right, rng.randint(right, W_ - 1)])
+            before = K.k_n_columns(grid)
+            emptied = K.k_remove_marked_from(grid, mark, rng.randint(0, left), last)
             mark[:, :] = False
             b = b.click((r, c))
             assert from_grid(grid, b.height, b.width) == b
+            assert emptied == (K.k_n_columns(grid) < before)

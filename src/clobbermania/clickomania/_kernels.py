@@ -98,14 +98,23 @@ def k_remove_marked(grid: np.ndarray, mark: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def k_remove_marked_from(grid: np.ndarray, mark: np.ndarray, first: int) -> None:
-    """:func:`k_remove_marked` when no block left of column ``first`` is marked: the
-    columns before ``first`` are not visited (they do not change)."""
+def k_remove_marked_from(grid: np.ndarray, mark: np.ndarray, first: int,
+                         last: int = -1) -> bool:
+    """:func:`k_remove_marked` when every marked block lies in columns ``first`` to
+    ``last`` (``-1``: to the last column): the columns before ``first`` are not visited,
+    nor those after ``last`` unless a column empties (they then move left). Returns True
+    when a column emptied (and the columns right of it closed up)."""
     W, H = grid.shape
+    if last < 0:
+        last = W - 1
     dst = first
-    for c in range(first, W):
+    c = first
+    while c < W:
         if grid[c, 0] < 0:
             break
+        if c > last and dst == c:
+            # no column emptied: the rest of the board does not change
+            return False
         k = 0
         for h in range(H):
             x = grid[c, h]
@@ -120,14 +129,16 @@ def k_remove_marked_from(grid: np.ndarray, mark: np.ndarray, first: int) -> None
                     break
                 grid[dst, h] = -1
             dst += 1
+        c += 1
     # clear the columns freed by closing up (their old contents were moved or removed)
-    for c in range(dst, W):
-        if grid[c, 0] < 0 and c > dst:
+    for c2 in range(dst, W):
+        if grid[c2, 0] < 0 and c2 > dst:
             break
         for h in range(H):
-            if grid[c, h] < 0:
+            if grid[c2, h] < 0:
                 break
-            grid[c, h] = -1
+            grid[c2, h] = -1
+    return dst < c
 
 
 @njit(cache=True)
@@ -153,7 +164,15 @@ def k_click_with(grid: np.ndarray, c: int, h: int, mark: np.ndarray, sc: np.ndar
         return 0
     n = k_group(grid, c, h, mark, sc, sh)
     if n >= 2:
-        k_remove_marked(grid, mark)
+        # only the group's columns fall (and the rest moves if one empties)
+        left = c
+        right = c
+        for i in range(n):
+            if sc[i] < left:
+                left = sc[i]
+            elif sc[i] > right:
+                right = sc[i]
+        k_remove_marked_from(grid, mark, left, right)
     for i in range(n):
         mark[sc[i], sh[i]] = False
     return n if n >= 2 else 0

@@ -139,14 +139,15 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
 
     The blocks that have a neighbour of their colour are kept in three tiers (the colours
     other than the two tabu colours, the second tabu colour, the first), column by column;
-    a click changes only the columns from its leftmost one on (they fall and close up) and
-    the column left of it (its right neighbour changed), so only those are scanned again.
+    a click changes only the group's columns (they fall) and the columns either side of
+    them (a neighbour changed), so only those are scanned again, unless a column empties
+    (then every column from the group's on moved, and is scanned again).
     A block of the first non-empty tier is drawn uniformly and its group (n blocks)
     flood-filled, and the group is taken with probability 2/n, else drawn again. A group
     of n blocks is drawn n times as often as one block, so every group of the tier is
     equally likely: the distribution of :func:`k_playout`'s policy 2 (checked by the
-    tests), with about 2.8 times the playouts a CPU second of finding every group after
-    every click (``benchmarks/samegame.py``). ``sc`` and ``sh`` are scratch of W * H
+    tests), with about 4 times the playouts a CPU second of finding every group after
+    every click (``benchmarks/samegame.py --playout-speed``). ``sc`` and ``sh`` are scratch of W * H
     entries for the flood fill."""
     W, H = grid.shape
     counts = np.zeros(N_COLOURS, np.int64)
@@ -162,8 +163,9 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
     total = np.zeros(3, np.int64)
     first = 0
     ncols = W
+    stop = W
     while True:
-        for c in range(first, ncols):
+        for c in range(first, stop):
             for t in range(3):
                 total[t] -= cnt[t, c]
                 cnt[t, c] = 0
@@ -202,14 +204,20 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
         # that code
         left = W
         low = H
+        right = 0
         for i in range(n):
             if sc[i] < left or (sc[i] == left and sh[i] < low):
                 left = sc[i]
                 low = sh[i]
-        k_remove_marked_from(grid, mark, left)
+            if sc[i] > right:
+                right = sc[i]
+        emptied = k_remove_marked_from(grid, mark, left, right)
         for i in range(n):
             mark[sc[i], sh[i]] = False
+        # only the group's columns fell; their neighbours' partners may have changed;
+        # when a column emptied, everything right of it moved
         first = left - 1 if left > 0 else 0
+        stop = ncols if emptied else min(right + 2, ncols)
         out[out_start + nm] = left * H + low
         nm += 1
         score += (n - 2) * (n - 2)
