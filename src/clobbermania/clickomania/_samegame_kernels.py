@@ -132,10 +132,12 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
 
 
 @njit(cache=True)
-def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out_start: int,
-                       sc: np.ndarray, sh: np.ndarray, tabu_a: int = -1,
-                       tabu_b: int = -1) -> tuple[int, int]:
-    """Policy 2 of :func:`k_playout`, without finding every group after every click.
+def k_playout_two_tabu_cells(grid: np.ndarray, state: np.ndarray, out: np.ndarray,
+                             out_start: int, sc: np.ndarray, sh: np.ndarray, tabu_a: int = -1,
+                             tabu_b: int = -1) -> tuple[int, int]:
+    """Policy 2 of :func:`k_playout`, without finding every group after every click, on
+    the engine's grid (any board; :func:`k_playout_two_tabu` plays the usual ones faster,
+    click for click the same).
 
     The blocks that have a neighbour of their colour are kept in three tiers (the colours
     other than the two tabu colours, the second tabu colour, the first), column by column;
@@ -222,6 +224,245 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
         nm += 1
         score += (n - 2) * (n - 2)
         remaining -= n
+    if remaining == 0:
+        score += 1000
+    return score, nm
+
+
+# The column words of k_playout_two_tabu: nibble h holds the colour + 1 of the block at
+# height h (0: empty); masks of blocks have bit 4h set for the block at height h.
+_LO = np.uint64(0x1111111111111111)
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U4 = np.uint64(4)
+_U60 = np.uint64(60)
+_NIB = np.uint64(15)
+_ZERO = np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def _nonzero(v: np.uint64) -> np.uint64:
+    """Bit 4h set where nibble h of v is not 0."""
+    t = v | (v >> _U1)
+    t |= t >> _U2
+    return t & _LO
+
+
+@njit(cache=True, inline="always")
+def _popcount(m: np.uint64) -> int:
+    """Set bits of m, whose bits are all at multiples of 4 (at most 15 of them)."""
+    return np.int64((m * _LO) >> _U60)
+
+
+@njit(cache=True, inline="always")
+def _vfill(m: np.uint64, same: np.uint64) -> np.uint64:
+    """The cells of ``same`` joined to those of ``m`` within a column (grown up and down)."""
+    m &= same
+    while True:
+        m2 = (m | (m << _U4) | (m >> _U4)) & same
+        if m2 == m:
+            return m
+        m = m2
+
+
+@njit(cache=True)
+def _tiers(cols: np.ndarray, occ: np.ndarray, ncols: int, c: int, ta: np.uint64,
+           tb: np.uint64, tm: np.ndarray, tc: np.ndarray, total: np.ndarray) -> None:
+    """Column c's blocks with a neighbour of their colour, in three tiers: masks
+    ``tm[t, c]`` (bit 4h: the block at height h), counts ``tc[t, c]``, ``total[t]`` kept."""
+    x = cols[c]
+    o = occ[c]
+    up = ~_nonzero(x ^ (x >> _U4)) & (o >> _U4)
+    p = up | (up << _U4)
+    if c + 1 < ncols:
+        p |= ~_nonzero(x ^ cols[c + 1]) & o & occ[c + 1]
+    if c > 0:
+        p |= ~_nonzero(x ^ cols[c - 1]) & o & occ[c - 1]
+    ea = ~_nonzero(x ^ ta) & o
+    eb = ~_nonzero(x ^ tb) & o & ~ea
+    m2 = p & ea
+    m1 = p & eb
+    m0 = p & ~(ea | eb)
+    n0 = _popcount(m0)
+    n1 = _popcount(m1)
+    n2 = _popcount(m2)
+    total[0] += n0 - tc[0, c]
+    total[1] += n1 - tc[1, c]
+    total[2] += n2 - tc[2, c]
+    tm[0, c] = m0
+    tm[1, c] = m1
+    tm[2, c] = m2
+    tc[0, c] = n0
+    tc[1, c] = n1
+    tc[2, c] = n2
+
+
+@njit(cache=True)
+def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out_start: int,
+                       sc: np.ndarray, sh: np.ndarray, tabu_a: int = -1,
+                       tabu_b: int = -1) -> tuple[int, int]:
+    """:func:`k_playout_two_tabu_cells` on column words: the same clicks, the same random
+    draws, the same final board, about 1.6 times the playouts a CPU second.
+
+    Column c is one 64-bit word, 4 bits a block (colour + 1; 0 empty), so a column's
+    blocks with a same-coloured neighbour and its three tiers are a few word operations
+    (equal nibbles of two words are the zero nibbles of their xor), a group is filled a
+    column at a time, and a tier's blocks are counted by one multiplication. Boards taller
+    than 15 or with colours above 14 are played by :func:`k_playout_two_tabu_cells`
+    (``sc`` and ``sh`` are its scratch)."""
+    W, H = grid.shape
+    counts = np.zeros(N_COLOURS, np.int64)
+    remaining = k_colour_counts(grid, counts)
+    if H > 15 or counts[15:].sum() > 0:
+        return k_playout_two_tabu_cells(grid, state, out, out_start, sc, sh, tabu_a, tabu_b)
+    tabu = tabu_a if tabu_a >= 0 else k_most_frequent(counts, -1)
+    tabu2 = tabu_b if tabu_b >= 0 else k_most_frequent(counts, tabu)
+    # tabu colours as repeated nibbles (a colour the board lacks: never matched)
+    ta = np.uint64(tabu + 1) * _LO if 0 <= tabu < 15 else _ZERO
+    tb = np.uint64(tabu2 + 1) * _LO if 0 <= tabu2 < 15 else _ZERO
+    cols = np.zeros(W, np.uint64)
+    occ = np.zeros(W, np.uint64)
+    height = np.zeros(W, np.int64)
+    ncols = 0
+    for c in range(W):
+        if grid[c, 0] < 0:
+            break
+        x = _ZERO
+        h = 0
+        while h < H and grid[c, h] >= 0:
+            x |= np.uint64(grid[c, h] + 1) << np.uint64(4 * h)
+            h += 1
+        cols[c] = x
+        height[c] = h
+        occ[c] = _LO & ((_U1 << np.uint64(4 * h)) - _U1)
+        ncols += 1
+    tm = np.zeros((3, W), np.uint64)
+    tc = np.zeros((3, W), np.int64)
+    total = np.zeros(3, np.int64)
+    g = np.zeros(W, np.uint64)
+    inq = np.zeros(W, np.bool_)
+    stack = np.empty(W, np.int64)
+    for c in range(ncols):
+        _tiers(cols, occ, ncols, c, ta, tb, tm, tc, total)
+    score = 0
+    nm = 0
+    while True:
+        t = 0
+        while t < 3 and total[t] == 0:
+            t += 1
+        if t == 3:
+            break
+        while True:
+            r = k_below(state, total[t])
+            c = 0
+            while r >= tc[t, c]:
+                r -= tc[t, c]
+                c += 1
+            m = tm[t, c]
+            for _ in range(r):
+                m &= m - _U1
+            b = m & (~m + _U1)
+            # flood fill over the columns (a work list of columns whose part grew)
+            k = (cols[c] & (b * _NIB))
+            kk = (k // b) * _LO  # the colour's nibble repeated
+            g[c] = _vfill(b, ~_nonzero(cols[c] ^ kk) & occ[c])
+            left = c
+            right = c
+            sp = 0
+            if c > 0:
+                stack[sp] = c - 1
+                inq[c - 1] = True
+                sp += 1
+            if c + 1 < ncols:
+                stack[sp] = c + 1
+                inq[c + 1] = True
+                sp += 1
+            while sp > 0:
+                sp -= 1
+                d = stack[sp]
+                inq[d] = False
+                seeds = g[d]
+                if d > 0:
+                    seeds |= g[d - 1]
+                if d + 1 < ncols:
+                    seeds |= g[d + 1]
+                nw = _vfill(seeds, ~_nonzero(cols[d] ^ kk) & occ[d])
+                if nw != g[d]:
+                    g[d] = nw
+                    if d < left:
+                        left = d
+                    if d > right:
+                        right = d
+                    if d > 0 and not inq[d - 1]:
+                        stack[sp] = d - 1
+                        inq[d - 1] = True
+                        sp += 1
+                    if d + 1 < ncols and not inq[d + 1]:
+                        stack[sp] = d + 1
+                        inq[d + 1] = True
+                        sp += 1
+            n = 0
+            for d in range(left, right + 1):
+                n += _popcount(g[d])
+            if n == 2 or k_below(state, n) < 2:
+                break
+            for d in range(left, right + 1):
+                g[d] = _ZERO
+        lb = g[left] & (~g[left] + _U1)
+        low = _popcount((lb - _U1) & _LO)
+        out[out_start + nm] = left * H + low
+        nm += 1
+        score += (n - 2) * (n - 2)
+        remaining -= n
+        # the group's columns fall
+        emptied = False
+        for d in range(left, right + 1):
+            rm = g[d]
+            g[d] = _ZERO
+            if rm == _ZERO:
+                continue
+            x = cols[d]
+            nx = _ZERO
+            kept = 0
+            for h in range(height[d]):
+                if (rm >> np.uint64(4 * h)) & _U1 == _ZERO:
+                    nx |= ((x >> np.uint64(4 * h)) & _NIB) << np.uint64(4 * kept)
+                    kept += 1
+            cols[d] = nx
+            height[d] = kept
+            occ[d] = _LO & ((_U1 << np.uint64(4 * kept)) - _U1)
+            if kept == 0:
+                emptied = True
+        first = left - 1 if left > 0 else 0
+        if emptied:
+            # close up: the empty columns go, the rest moves left
+            dst = left
+            for d in range(left, ncols):
+                if height[d] > 0:
+                    cols[dst] = cols[d]
+                    occ[dst] = occ[d]
+                    height[dst] = height[d]
+                    dst += 1
+            for d in range(dst, ncols):
+                cols[d] = _ZERO
+                occ[d] = _ZERO
+                height[d] = 0
+                for tt in range(3):
+                    total[tt] -= tc[tt, d]
+                    tc[tt, d] = 0
+                    tm[tt, d] = _ZERO
+            ncols = dst
+            stop = ncols
+        else:
+            stop = min(right + 2, ncols)
+        for d in range(first, stop):
+            _tiers(cols, occ, ncols, d, ta, tb, tm, tc, total)
+    # write the final board back (the beam counts the blocks left)
+    for c in range(W):
+        x = cols[c] if c < ncols else _ZERO
+        hc = height[c] if c < ncols else 0
+        for h in range(H):
+            grid[c, h] = np.int64((x >> np.uint64(4 * h)) & _NIB) - 1 if h < hc else -1
     if remaining == 0:
         score += 1000
     return score, nm
