@@ -311,15 +311,11 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
     than 15 or with colours above 14 are played by :func:`k_playout_two_tabu_cells`
     (``sc`` and ``sh`` are its scratch)."""
     W, H = grid.shape
-    counts = np.zeros(N_COLOURS, np.int64)
-    remaining = k_colour_counts(grid, counts)
-    if H > 15 or counts[15:].sum() > 0:
+    if H > 15:
         return k_playout_two_tabu_cells(grid, state, out, out_start, sc, sh, tabu_a, tabu_b)
-    tabu = tabu_a if tabu_a >= 0 else k_most_frequent(counts, -1)
-    tabu2 = tabu_b if tabu_b >= 0 else k_most_frequent(counts, tabu)
-    # tabu colours as repeated nibbles (a colour the board lacks: never matched)
-    ta = np.uint64(tabu + 1) * _LO if 0 <= tabu < 15 else _ZERO
-    tb = np.uint64(tabu2 + 1) * _LO if 0 <= tabu2 < 15 else _ZERO
+    # the board as column words, its colours counted on the way
+    counts = np.zeros(N_COLOURS, np.int64)
+    remaining = 0
     cols = np.zeros(W, np.uint64)
     occ = np.zeros(W, np.uint64)
     height = np.zeros(W, np.int64)
@@ -329,13 +325,26 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
             break
         x = _ZERO
         h = 0
-        while h < H and grid[c, h] >= 0:
-            x |= np.uint64(grid[c, h] + 1) << np.uint64(4 * h)
+        while h < H:
+            v = grid[c, h]
+            if v < 0:
+                break
+            if v >= 15:
+                return k_playout_two_tabu_cells(grid, state, out, out_start, sc, sh,
+                                                tabu_a, tabu_b)
+            counts[v] += 1
+            x |= np.uint64(v + 1) << np.uint64(4 * h)
             h += 1
         cols[c] = x
         height[c] = h
         occ[c] = _LO & ((_U1 << np.uint64(4 * h)) - _U1)
+        remaining += h
         ncols += 1
+    tabu = tabu_a if tabu_a >= 0 else k_most_frequent(counts, -1)
+    tabu2 = tabu_b if tabu_b >= 0 else k_most_frequent(counts, tabu)
+    # tabu colours as repeated nibbles (a colour the board lacks: never matched)
+    ta = np.uint64(tabu + 1) * _LO if 0 <= tabu < 15 else _ZERO
+    tb = np.uint64(tabu2 + 1) * _LO if 0 <= tabu2 < 15 else _ZERO
     tm = np.zeros((3, W), np.uint64)
     tc = np.zeros((3, W), np.int64)
     total = np.zeros(3, np.int64)
@@ -422,13 +431,17 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
             if rm == _ZERO:
                 continue
             x = cols[d]
-            nx = _ZERO
-            kept = 0
-            for h in range(height[d]):
-                if (rm >> np.uint64(4 * h)) & _U1 == _ZERO:
-                    nx |= ((x >> np.uint64(4 * h)) & _NIB) << np.uint64(4 * kept)
-                    kept += 1
-            cols[d] = nx
+            kept = height[d] - _popcount(rm)
+            # cut the removed runs out, the lowest first: in full nibbles, adding the
+            # run's lowest bit carries to the first bit above the run
+            f = rm * _NIB
+            while f != _ZERO:
+                lb = f & (~f + _U1)
+                above = (f + lb) & ~f  # the lowest bit above the run
+                shift = np.uint64(4) * np.uint64(_popcount(f & ~(f + lb) & _LO))
+                x = (x & (lb - _U1)) | ((x & ~(above - _U1)) >> shift)
+                f = (f & ~(above - _U1)) >> shift
+            cols[d] = x
             height[d] = kept
             occ[d] = _LO & ((_U1 << np.uint64(4 * kept)) - _U1)
             if kept == 0:
@@ -458,11 +471,18 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
         for d in range(first, stop):
             _tiers(cols, occ, ncols, d, ta, tb, tm, tc, total)
     # write the final board back (the beam counts the blocks left)
+    # (blocks only ever go: the old board is cleared up to its old tops)
     for c in range(W):
+        if c >= ncols and grid[c, 0] < 0:
+            break
         x = cols[c] if c < ncols else _ZERO
         hc = height[c] if c < ncols else 0
-        for h in range(H):
-            grid[c, h] = np.int64((x >> np.uint64(4 * h)) & _NIB) - 1 if h < hc else -1
+        for h in range(hc):
+            grid[c, h] = np.int64((x >> np.uint64(4 * h)) & _NIB) - 1
+        for h in range(hc, H):
+            if grid[c, h] < 0:
+                break
+            grid[c, h] = -1
     if remaining == 0:
         score += 1000
     return score, nm
