@@ -131,6 +131,23 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
     return score, nm
 
 
+@njit(cache=True, inline="always")
+def _draw_block(state: np.ndarray, total: np.ndarray, counts: np.ndarray
+                ) -> tuple[int, int, int]:
+    """A uniform block of the first tier that has one (some tier must): (tier, column,
+    rank of the block in the column's list), from the tiers' counts a column
+    (``counts[t, c]``) and in all (``total[t]``)."""
+    t = 0
+    while total[t] == 0:
+        t += 1
+    r = k_below(state, total[t])
+    c = 0
+    while r >= counts[t, c]:
+        r -= counts[t, c]
+        c += 1
+    return t, c, r
+
+
 @njit(cache=True)
 def k_playout_two_tabu_cells(grid: np.ndarray, state: np.ndarray, out: np.ndarray,
                              out_start: int, sc: np.ndarray, sh: np.ndarray, tabu_a: int = -1,
@@ -184,17 +201,10 @@ def k_playout_two_tabu_cells(grid: np.ndarray, state: np.ndarray, out: np.ndarra
             for t in range(3):
                 total[t] += cnt[t, c]
         ncols = k_n_columns(grid)
-        t = 0
-        while t < 3 and total[t] == 0:
-            t += 1
-        if t == 3:
+        if total[0] + total[1] + total[2] == 0:
             break
         while True:
-            r = k_below(state, total[t])
-            c = 0
-            while r >= cnt[t, c]:
-                r -= cnt[t, c]
-                c += 1
+            t, c, r = _draw_block(state, total, cnt)
             code = seg[t, c, r]
             n = k_group(grid, code // H, code % H, mark, sc, sh)
             if n == 2 or k_below(state, n) < 2:
@@ -356,17 +366,10 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
     score = 0
     nm = 0
     while True:
-        t = 0
-        while t < 3 and total[t] == 0:
-            t += 1
-        if t == 3:
+        if total[0] + total[1] + total[2] == 0:
             break
         while True:
-            r = k_below(state, total[t])
-            c = 0
-            while r >= tc[t, c]:
-                r -= tc[t, c]
-                c += 1
+            t, c, r = _draw_block(state, total, tc)
             m = tm[t, c]
             for _ in range(r):
                 m &= m - _U1
