@@ -283,8 +283,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the playout policy of search w of a board, cycling over a comma "
                          "list: dyn (each playout's two most frequent colours) or a rank "
                          "of the tabu pairs ranked by playouts (0 = best); e.g. dyn,0")
-    ap.add_argument("--left-penalty", type=int, default=LEFT_PENALTY,
-                    help="the beams rank a line by its score less this much a block left")
+    ap.add_argument("--left-penalty", default=str(LEFT_PENALTY),
+                    help="the beams rank a line by its score less this much a block left; "
+                         "a comma list cycles over the searches of a board, e.g. 60,0")
     ap.add_argument("--threads", type=int,
                     help="threads of each search (default: the cores shared out among the jobs)")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
@@ -297,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.playout_speed:
         return playout_speed(args.file, args.boards, args.playout_speed)
     tabu_ranks = [None if x.strip() == "dyn" else int(x) for x in args.tabu.split(",")]
+    penalties = [int(x) for x in args.left_penalty.split(",")]
     log = open(args.log, "a", encoding="utf-8") if args.log else None
 
     def out(line: str) -> None:
@@ -333,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
                              max_playouts=args.max_playouts, progress=report,
                              workers=args.workers, restarts=args.restarts,
                              threads=args.threads, continue_share=args.continue_share,
-                             tabu_ranks=tabu_ranks, left_penalty=args.left_penalty)
+                             tabu_ranks=tabu_ranks, left_penalty=penalties)
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
         f"cleared; wall {time.perf_counter() - t0:.0f} s")

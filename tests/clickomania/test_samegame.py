@@ -527,3 +527,12 @@ def test_the_left_penalty_guides_the_beam_but_scores_stay_true():
         play_samegame(board, time_limit=1, left_penalty=-1)
     with pytest.raises(NotationError, match="penalty"):
         bench_samegame([board], time_limit=1, left_penalty=-1)
+    with pytest.raises(NotationError, match="penalty"):
+        bench_samegame([board], time_limit=1, left_penalty=[60, -1])
+    # a list of penalties cycles over the searches of a board
+    small = random_board(random.Random(8), 6, 6, 3)
+    mixed = bench_samegame([small], time_limit=None, max_playouts=300, seed=2, workers=2,
+                           left_penalty=[40, 0])[0]
+    singles = [play_samegame(small, time_limit=None, max_playouts=300, seed=s, left_penalty=p)
+               for s, p in ((2, 40), (3, 0))]
+    assert mixed.searches == tuple((r.seed, r.score) for r in singles)

@@ -228,7 +228,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                             f"not {continue_share}")
     if restarts == 1:
         continue_share = 0.0  # one sub-search: it simply has the whole budget
-    if left_penalty < 0:
+    penalties = [left_penalty] if isinstance(left_penalty, int) else list(left_penalty)
+    if not penalties or any(p < 0 for p in penalties):
         raise NotationError(f"the penalty a block left must be at least 0, not {left_penalty}")
     if tabu_rank is not None and tabu_rank < 0:
         raise NotationError(f"the tabu rank must be at least 0, not {tabu_rank}")
@@ -632,7 +633,8 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
                    threads: int | None = None,
                    continue_share: float = CONTINUE_SHARE,
                    tabu_ranks: Sequence[int | None] = (None,),
-                   left_penalty: int = LEFT_PENALTY) -> list[SameGameResult]:
+                   left_penalty: int | Sequence[int] = LEFT_PENALTY
+                   ) -> list[SameGameResult]:
     """:func:`play_samegame` on every board, ``jobs`` searches at a time in separate
     processes; results in board order. With ``workers = w > 1`` each board gets ``w``
     independent searches (seeds ``seed .. seed + w - 1``, run side by side, each with the
@@ -642,7 +644,9 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     budget in which the best of them goes on, and search ``w`` of a board uses
     ``tabu_ranks[w % len(tabu_ranks)]`` (:func:`play_samegame`'s ``tabu_rank``: different
     playout policies make the searches of a board differ more); ``left_penalty`` as in
-    :func:`play_samegame`. ``threads``: the
+    :func:`play_samegame`, or a sequence: search ``w`` uses ``left_penalty[w % len]``
+    (penalised and plain searches find their best games on different boards, so a board
+    gains from having both). ``threads``: the
     threads of each search (default: the cores shared out among the jobs).
     ``progress(index, result)`` is called as each board finishes.
 
@@ -668,12 +672,14 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     if not 0.0 <= continue_share < 1.0:
         raise NotationError(f"the continued share must be at least 0 and below 1, "
                             f"not {continue_share}")
-    if left_penalty < 0:
+    penalties = [left_penalty] if isinstance(left_penalty, int) else list(left_penalty)
+    if not penalties or any(p < 0 for p in penalties):
         raise NotationError(f"the penalty a block left must be at least 0, not {left_penalty}")
     if not tabu_ranks or any(r is not None and r < 0 for r in tabu_ranks):
         raise NotationError(f"tabu ranks must be None or at least 0, not {list(tabu_ranks)}")
     tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads,
-                  continue_share, tabu_ranks[w % len(tabu_ranks)], left_penalty))
+                  continue_share, tabu_ranks[w % len(tabu_ranks)],
+                  penalties[w % len(penalties)]))
              for i, b in enumerate(boards) for w in range(workers)]
     parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
