@@ -356,6 +356,15 @@ def test_cli_restarts_reach_the_search(capsys):
         assert (obj["score"], tuple(obj["moves"])) == (direct.score, direct.moves)
         games.add(direct.moves)
     assert len(games) == 2
+    # a list of penalties: search w of the board gets the w-th
+    code, out, err = run_cli(capsys, "samegame", "play", b1.text(), "--json", "--workers",
+                             "2", "--max-playouts", "1000", "--restarts", "1",
+                             "--left-penalty", "60,0")
+    assert code == 0, err
+    obj = json.loads(out)
+    singles = [play_samegame(b1, time_limit=None, max_playouts=1000, restarts=1, seed=s,
+                             left_penalty=p) for s, p in ((0, 60), (1, 0))]
+    assert max(r.score for r in singles) == obj["score"]
 
 
 def test_read_samegame_set(tmp_path):
@@ -438,6 +447,8 @@ def test_cli_bench_two_jobs_match_one(capsys, tmp_path):
     ["samegame", "play", "1122", "--seed", "-5"],
     ["samegame", "play", "1122", "--left-penalty", "-1"],
     ["samegame", "bench", "--boards", "1", "--left-penalty", "-3"],
+    ["samegame", "play", "1122", "--left-penalty", "60,-1"],
+    ["samegame", "bench", "--boards", "1", "--left-penalty", "6x"],
     ["samegame", "play", "1122", "--time-limit", "inf", "--max-playouts", "10"],
     ["samegame", "bench", "--boards", "1", "--seed", "-1"],
 ])

@@ -54,15 +54,28 @@ def _restarts(value: int | None) -> int:
     return RESTARTS if value is None else value
 
 
-def _left_penalty(value: int | None) -> int:
+def _left_penalties(value: str | None) -> list[int]:
+    """``--left-penalty``: one penalty, or a comma list that cycles over the searches."""
     from ..clickomania.samegame import LEFT_PENALTY
 
-    return LEFT_PENALTY if value is None else value
+    if value is None:
+        return [LEFT_PENALTY]
+    out = []
+    for part in value.split(","):
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise NotationError(f"--left-penalty takes whole numbers separated by commas, "
+                                f"not {part.strip()!r}") from None
+        if out[-1] < 0:
+            raise NotationError(f"the penalty a block left must be at least 0, not {out[-1]}")
+    return out
 
 
 _PENALTY_HELP = ("The beams rank a line by its score less P points a block it leaves, "
                  "steering towards boards that clear; scores stay true (default: "
-                 "samegame.LEFT_PENALTY).")
+                 "samegame.LEFT_PENALTY). A comma list, e.g. 60,0, gives search w of a "
+                 "board the w-th penalty, cycling (with --workers).")
 
 
 @click.command("play")
@@ -82,7 +95,7 @@ _PENALTY_HELP = ("The beams rank a line by its score less P points a block it le
 @click.option("--restarts", type=int, default=None, metavar="R",
               help="Independent sub-searches within each search, each with 1/R of the "
                    "budget, the best kept (default: samegame.RESTARTS = 3).")
-@click.option("--left-penalty", type=int, default=None, metavar="P", help=_PENALTY_HELP)
+@click.option("--left-penalty", default=None, metavar="P[,P...]", help=_PENALTY_HELP)
 @click.option("--threads", type=int, default=None, metavar="T",
               help="Threads of each search (default: one per core, shared out among the "
                    "workers); the game found does not depend on it.")
@@ -112,18 +125,18 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
     _check_playouts(max_playouts)
     _check_workers(workers)
     restarts = _restarts(restarts)
-    left_penalty = _left_penalty(left_penalty)
+    penalties = _left_penalties(left_penalty)
     if workers > 1:
         result = bench_samegame([board], time_limit=time_limit, seed=seed, jobs=workers,
                                 clock=clock.lower(), max_playouts=max_playouts,
                                 workers=workers, restarts=restarts, threads=threads,
-                                left_penalty=left_penalty)[0]
+                                left_penalty=penalties)[0]
     else:
         with _status("searching") as progress:
             result = play_samegame(board, time_limit=time_limit, seed=seed,
                                    progress=progress, max_playouts=max_playouts,
                                    clock=clock.lower(), restarts=restarts,
-                                   threads=threads, left_penalty=left_penalty)
+                                   threads=threads, left_penalty=penalties[0])
     if svg_file:
         from ..render.clickomania import clickomania_sequence_svg
 
@@ -189,7 +202,7 @@ def _parse_selection(text: str | None, n: int) -> list[int]:
 @click.option("--restarts", type=int, default=None, metavar="R",
               help="Independent sub-searches within each search, each with 1/R of the "
                    "budget, the best kept (default: samegame.RESTARTS = 3).")
-@click.option("--left-penalty", type=int, default=None, metavar="P", help=_PENALTY_HELP)
+@click.option("--left-penalty", default=None, metavar="P[,P...]", help=_PENALTY_HELP)
 @click.option("--threads", type=int, default=None, metavar="T",
               help="Threads of each search (default: the cores shared out among the jobs).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -220,7 +233,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         raise NotationError(f"--jobs must be at least 1, not {jobs}")
     _check_workers(workers)
     restarts = _restarts(restarts)
-    left_penalty = _left_penalty(left_penalty)
+    penalties = _left_penalties(left_penalty)
     t0 = time.perf_counter()
     boards = read_samegame_set(file)
     which = _parse_selection(selection, len(boards))
@@ -250,7 +263,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
                                  seed=seed, jobs=jobs, clock=clock.lower(),
                                  max_playouts=max_playouts, progress=report,
                                  workers=workers, restarts=restarts, threads=threads,
-                                 left_penalty=left_penalty)
+                                 left_penalty=penalties)
     finally:
         if progress_bar is not None:
             progress_bar.stop()
@@ -262,7 +275,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
                    "total": total, "cleared": sum(r.cleared for r in results),
                    "time_limit": time_limit, "clock": clock.lower(), "seed": seed,
                    "jobs": jobs, "workers": workers, "restarts": restarts,
-                   "left_penalty": left_penalty,
+                   "left_penalty": penalties[0] if len(penalties) == 1 else penalties,
                    "scoring": "(n-2)^2 per group, +1000 cleared, no end penalty",
                    "published_totals": PUBLISHED_TOTALS, "seconds": round(seconds, 3)})
         return
@@ -276,7 +289,8 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
             click.echo(f"  {name}: {value}  (ours {total - value:+d})")
     click.echo(f"seconds: {seconds:.1f} ({time_limit:g} s a board, {clock.lower()} clock, "
                f"{jobs} job{'s' if jobs > 1 else ''}, seed {seed}, {restarts} sub-search"
-               f"{'es' if restarts > 1 else ''} a search, left penalty {left_penalty}"
+               f"{'es' if restarts > 1 else ''} a search, left penalty "
+               f"{','.join(map(str, penalties))}"
                + (f", best of {workers} searches a board)" if workers > 1 else ")"))
 
 
