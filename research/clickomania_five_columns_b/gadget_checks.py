@@ -18,22 +18,6 @@ def board(cols):
     return Board.from_columns(cols, max(len(c) for c in cols))
 
 
-def reachable(b, limit=200000):
-    seen = {b.text(): b}
-    todo = [b]
-    while todo:
-        x = todo.pop()
-        for mv in x.moves():
-            y = x.click(mv)
-            t = y.text()
-            if t not in seen:
-                seen[t] = y
-                todo.append(y)
-                if len(seen) > limit:
-                    raise RuntimeError("too many states")
-    return list(seen.values())
-
-
 def find(b, goal, limit=50000):
     """True if a state satisfying goal is reachable, False if not, None past the limit."""
     seen = {b}
@@ -98,15 +82,10 @@ def main():
         left = [C, C] + body
         right = alternating(len(left), B)  # anti-phase with L's regular letters (even shift)
         b = board([left, right])
-        states = reachable(b)
-        keyless = [s for s in states if count(s, C, 0) == 0]
-        print(f"double key {name!r}, no gate anywhere: {len(states)} states; "
-              f"L's C's all removable without a gate: {bool(keyless)}")
+        keyless = find(b, lambda s: count(s, C, 0) == 0, limit=200000)
+        print(f"double key {name!r}, no gate anywhere: "
+              f"L's C's all removable without a gate: {keyless}")
         print("   board:", b.text())
-
-
-if __name__ == "__main__":
-    main()
 
 
 # --- Experiment 2: every short key insert in a parity-locked pair of columns -------------
@@ -144,8 +123,6 @@ def leak_table(n_letters=12, lattice=((C, C), (C, C))):
             right = [0] * len(left)
             for h in range(len(left)):
                 right[h] = rfirst if (h - rstart) % 2 == 0 else 3 - rfirst
-            if right[0] == left[0]:
-                pass
             b = board([left, right])
             leak = find(b, lambda s: len(s.columns) == 2 and count(s, C, 0) == 0)
             if leak is None:
@@ -157,11 +134,16 @@ def leak_table(n_letters=12, lattice=((C, C), (C, C))):
     return leaks, locks
 
 
+def experiment_2():
+    for lat in (((C, C),), ((C, C, C, C),), ((C, C), (C, C))):
+        leaks, locks = leak_table(lattice=lat)
+        print("lattice", lat)
+        print("  experiment 2: inserts that leak (L's keys all go with no gate):", leaks,
+              "; that hold:", len(locks))
+        held = sorted({"".join("ABC"[x - 1] for x in ins) for ins, _pos, _t in locks})
+        print("   inserts that hold at some position:", held)
+
+
 if __name__ == "__main__":
-  for lat in (((C, C),), ((C, C, C, C),), ((C, C), (C, C))):
-    leaks, locks = leak_table(lattice=lat)
-    print("lattice", lat)
-    print("  experiment 2: inserts that leak (L's keys all go with no gate):", leaks,
-          "; that hold:", len(locks))
-    held = sorted({"".join("ABC"[x - 1] for x in ins) for ins, _pos, _t in locks})
-    print("   inserts that hold at some position:", held)
+    main()
+    experiment_2()
