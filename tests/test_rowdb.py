@@ -268,6 +268,10 @@ def test_statistics_match_manifest_counts(db):
         row_statistics(db, first=2 ** 30)
     with pytest.raises(RowDatabaseError):
         row_statistics(db, max_stones=DB_STONES + 1)
+    # a length below the start is named as such, not as "extend the database"
+    for bad in (0, -3):
+        with pytest.raises(NotationError, match=f"--max-stones {bad} is below"):
+            row_statistics(db, max_stones=bad)
 
 
 # ---------------------------------------------------------------------------------------

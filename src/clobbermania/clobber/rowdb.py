@@ -536,9 +536,9 @@ def row_statistics(db: RowDatabase, max_stones: int | None = None, first: int | 
         raise NotationError(f"--min-stones must be at least 1, not {min_stones}")
     top = db.max_stones if max_stones is None else max_stones
     if first is None:
-        db._check_length(top)
         if top < min_stones:
             raise NotationError(f"--max-stones {top} is below --min-stones {min_stones}")
+        db._check_length(top)
     else:
         available = sum(1 << n for n in range(min_stones, db.max_stones + 1))
         if not 1 <= first <= available:
