@@ -31,13 +31,14 @@ captures one move early).
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
-from clobbermania.errors import UnsupportedError
-from clobbermania.stones import BLACK, WHITE, Board, Move
 from gadgets import HEIGHTS, WIDTHS, gadget_key
+
+from clobbermania.errors import UnsupportedError
 from clobbermania.solitaire.theory import checkerboard_value
+from clobbermania.stones import BLACK, WHITE, Board, Move
 
 _DATA = Path(__file__).with_name("gadgets.json")  # written by make_gadgets.py
 
@@ -99,7 +100,7 @@ def _plan(rows: int, cols: int, first: int) -> list[tuple[str, str, int, int]] |
     target = optimum_stones(rows, cols, first)
     table = gadget_table()
 
-    @lru_cache(maxsize=None)
+    @cache
     def band(h: int, parity: int, direction: int, start: tuple, last: bool) -> dict:
         """One band of height h whose top row has this parity, entered with
         start = (entry, front, mover, forced first width or 0). Returns outcome -> chain
@@ -200,4 +201,4 @@ def checkerboard_board(rows: int, cols: int) -> Board:
     return Board.grid(rows, cols)
 
 
-__all__ = ["reduce_checkerboard", "reduce_row", "optimum_stones", "gadget_table"]
+__all__ = ["reduce_checkerboard", "optimum_stones", "gadget_table"]

@@ -1,7 +1,11 @@
-import sys, time, json
+import sys
+import time
+
 sys.path.insert(0, '.')
 from construction import _plan
+
 from clobbermania.stones import BLACK, WHITE
+
 t = time.perf_counter()
 ok = {}
 for n in range(2, 41):

@@ -1,6 +1,10 @@
-import json, time, sys
+import json
+import sys
+import time
+
 sys.path.insert(0, '.')
 import gadgets
+
 t = time.perf_counter()
 table = gadgets.gadget_closure()
 json.dump(table, open('gadgets.json', 'w'))
