@@ -95,6 +95,15 @@ def two_pairs(item: int, gap: int, top: int, offset: int):
         L.append((h % 2, tag))
         h += 1
 
+    def key(tag: str) -> int:
+        """A key (2 at offsets 0 and 3 in place of letters); returns its bottom row."""
+        nonlocal h
+        bottom = h
+        for i in range(4):
+            L.append((2, tag) if i in (0, 3) else (h % 2, "b"))
+            h += 1
+        return bottom
+
     for _ in range(3):
         letter()
     for _ in range(item):
@@ -102,16 +111,10 @@ def two_pairs(item: int, gap: int, top: int, offset: int):
         h += 1
     for _ in range(4):
         letter()
-    k1 = h
-    for i in range(4):
-        L.append((2, "k1") if i in (0, 3) else (h % 2, "b"))
-        h += 1
+    k1 = key("k1")
     for _ in range(gap):
         letter()
-    k2 = h
-    for i in range(4):
-        L.append((2, "k2") if i in (0, 3) else (h % 2, "b"))
-        h += 1
+    k2 = key("k2")
     for _ in range(top):
         letter()
     g1, g2 = k1 - item, k2 - item - offset
