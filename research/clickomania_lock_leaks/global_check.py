@@ -1,6 +1,10 @@
 """Global re-check of the insert search's stage-1 candidates (README section 6).
 
     .venv/bin/python research/clickomania_lock_leaks/global_check.py 4   # about 15 min
+    .venv/bin/python research/clickomania_lock_leaks/global_check.py 4 0 survivors.json
+
+(the second form writes every survivor to a JSON file for leak_check.py; a third and
+fourth argument K N check only candidates with index = K mod N, for parallel runs).
 
 For each candidate (key and gate inserts quiet at every lattice shift but one), the exact
 solver finds the most blocks removable at the matching shift on two finite windows whose
@@ -10,6 +14,7 @@ on both; an unzipping one removes more on the larger window.
 
 from __future__ import annotations
 
+import json
 import pathlib
 import random
 import sys
@@ -33,9 +38,12 @@ def most_removed(cand, margin: int, time_limit: float = 4.0):
 def main() -> None:
     P = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     limit = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    out = sys.argv[3] if len(sys.argv) > 3 else None
+    part, parts = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (0, 1)
     cands = search.stage1(P)
     if limit and len(cands) > limit:
         cands = random.Random(1).sample(cands, limit)
+    cands = cands[part::parts]
     t0 = time.time()
     good, undecided = [], 0
     for cand in cands:
@@ -47,6 +55,9 @@ def main() -> None:
             good.append((cand, a[0]))
     print(f"P={P}: {len(cands)} candidates, {len(good)} with a margin-independent maximum, "
           f"{undecided} undecided, {time.time() - t0:.0f} s")
+    if out:
+        pathlib.Path(out).write_text(json.dumps([[list(map(lambda x: list(x) if isinstance(
+            x, tuple) else x, c)), m] for c, m in good]))
     for cand, m in good[:20]:
         bL, bR, r, k, jL, g, jR, ts = cand
         print(f"  bL {search.fmt(bL)} bR {search.fmt(bR)} key {search.fmt(k)} (resume {jL}) "
