@@ -123,6 +123,16 @@ def two_pairs(item: int, gap: int, top: int, offset: int):
     return tuple(L), tuple(R)
 
 
+def path_to(parent, s, comp):
+    """The click sequence of a breadth-first search (``parent`` maps a board to the board
+    and click it came from) that reaches ``s`` and then clicks ``comp``."""
+    path = [comp]
+    while parent[s] is not None:
+        s, prev = parent[s]
+        path.append(prev)
+    return path[::-1]
+
+
 def first_meeting(start, a: str, b: str, limit: int = 2_000_000):
     """Shortest click sequence ending in a click that takes a block tagged ``a`` and one
     tagged ``b`` (None if every reachable board was seen without one)."""
@@ -133,11 +143,7 @@ def first_meeting(start, a: str, b: str, limit: int = 2_000_000):
         for comp in groups(s):
             tags = {s[c][y][1] for c, y in comp}
             if a in tags and b in tags:
-                path, t = [comp], s
-                while parent[t] is not None:
-                    t, prev = parent[t]
-                    path.append(prev)
-                return path[::-1], len(parent)
+                return path_to(parent, s, comp), len(parent)
             nxt = click(s, comp)
             if nxt not in parent:
                 parent[nxt] = (s, comp)

@@ -56,8 +56,7 @@ def main() -> None:
     print(f"P={P}: {len(cands)} candidates, {len(good)} with a margin-independent maximum, "
           f"{undecided} undecided, {time.time() - t0:.0f} s")
     if out:
-        pathlib.Path(out).write_text(json.dumps([[list(map(lambda x: list(x) if isinstance(
-            x, tuple) else x, c)), m] for c, m in good]))
+        pathlib.Path(out).write_text(json.dumps(good))  # tuples become lists
     for cand, m in good[:20]:
         bL, bR, r, k, jL, g, jR, ts = cand
         print(f"  bL {search.fmt(bL)} bR {search.fmt(bR)} key {search.fmt(k)} (resume {jL}) "

@@ -22,7 +22,7 @@ import time
 from collections import Counter, deque
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from check import click, groups, replay_reference  # noqa: E402
+from check import click, groups, path_to, replay_reference  # noqa: E402
 
 
 class Builder:
@@ -96,11 +96,7 @@ def key2_events(start, limit: int = 100_000):
                 kind = ("intact" if sum(b[1] == "k1" for col in s for b in col) == k1
                         else "touched")
                 if kind not in found:
-                    path, t = [comp], s
-                    while parent[t] is not None:
-                        t, prev = parent[t]
-                        path.append(prev)
-                    found[kind] = path[::-1]
+                    found[kind] = path_to(parent, s, comp)
                 continue
             nxt = click(s, comp)
             if nxt not in parent:
