@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 import pytest
 from cli_runner import run_cli
-from shared_data import MCGS_DATA
+from data_paths import MCGS_DATA
 
 from clobbermania.clobber import _search_kernels as K
 from clobbermania.clobber.mcgs import parse_test_file, parse_test_text, run_case
@@ -307,7 +307,6 @@ FAST_FILES = [
 ]
 
 
-@pytest.mark.skipif(not MCGS.is_dir(), reason="the MCGS suites are not here")
 @pytest.mark.parametrize("name", FAST_FILES)
 def test_mcgs_fast_suites_pass(name):
     for case in parse_test_file(MCGS / name):
@@ -315,7 +314,6 @@ def test_mcgs_fast_suites_pass(name):
         assert r.status == "pass", (case.where(), r.found)
 
 
-@pytest.mark.skipif(not MCGS.is_dir(), reason="the MCGS suites are not here")
 def test_mcgs_xo_rows_up_to_10_pairs():
     # (xo)^n is a first-player win for n != 3 (longer rows are in benchmarks/clobber.py)
     cases = [c for c in parse_test_file(MCGS / "seg_tests__clobber_1xn__xo.test")

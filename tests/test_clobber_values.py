@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 from cli_runner import run_cli
-from shared_data import MCGS_DATA
+from data_paths import MCGS_DATA
 
 from clobbermania.cgt import Game
 from clobbermania.clobber.values import (
@@ -175,7 +175,6 @@ def _mcgs_cases(pattern: str, limit: int):
     return out
 
 
-@pytest.mark.skipif(not MCGS.is_dir(), reason="MCGS test files not present")
 @pytest.mark.parametrize("pattern, limit", [("*clobber_1xn*.test", 22),
                                             ("main_tests__clobber_autotests__clobber_*.test", 12)])
 def test_mcgs_outcomes_from_values(pattern, limit):

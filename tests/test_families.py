@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 from cli_runner import run_cli
-from shared_data import MCGS_DATA
+from data_paths import MCGS_DATA
 
 from clobbermania.clobber.families import (
     Periodicity,
@@ -101,7 +101,6 @@ def _mcgs_values(name):
     return out
 
 
-@pytest.mark.skipif(not MCGS.exists(), reason="MCGS oracle files not present")
 @pytest.mark.parametrize("name,pattern", [
     ("impartial__impartial-easy__impartial_clobber_1xn_xo.test", "xo"),
     ("impartial__impartial-easy__impartial_clobber_1xn_xxo.test", "xxo"),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from shared_data import MCGS_DATA
+from data_paths import MCGS_DATA
 
 from clobbermania.stones import Board, Position
 

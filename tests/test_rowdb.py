@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_runner import run_cli
-from shared_data import MCGS_DATA
+from data_paths import MCGS_DATA
 
 from clobbermania.clobber import rowdb
 from clobbermania.clobber.rowdb import (
@@ -156,7 +156,6 @@ def _mcgs_cases(name: str):
     return cases
 
 
-@pytest.mark.skipif(not MCGS.is_dir(), reason="MCGS oracle files not present")
 @pytest.mark.parametrize("name", ["impartial__impartial-easy__impartial_clobber_1xn_xo.test",
                                   "impartial__impartial-easy__impartial_clobber_1xn_xxo.test",
                                   "impartial__impartial-easy__impartial_clobber_random_1xn_le_2"

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from shared_data import SAMEGAME_STANDARD_SET
+from data_paths import SAMEGAME_STANDARD_SET
 
 from clobbermania.clickomania import _kernels as K
 from clobbermania.clickomania.rules import (
@@ -196,8 +196,7 @@ def test_hash_is_a_function_of_the_board():
 
 def test_standard_set_reader_and_board_files(tmp_path):
     from clobbermania.clickomania.rules import load_board, read_boards
-    with open(SAMEGAME_STANDARD_SET) as f:
-        boards = read_boards(f.read())
+    boards = read_boards(SAMEGAME_STANDARD_SET.read_text(encoding="utf-8"))
     assert len(boards) == 20
     assert all(b.height == 15 and b.width == 15 and b.n_blocks == 225 for b in boards)
     assert all(set(b.color_counts()) == {0, 1, 2, 3, 4} for b in boards)

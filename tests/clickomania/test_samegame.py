@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
 from cli_runner import run_cli
 
+from clobbermania.clickomania import samegame as samegame_module
 from clobbermania.clickomania._samegame_kernels import (
     k_endgame,
     k_playout,
@@ -376,8 +378,10 @@ def test_read_samegame_set(tmp_path):
         read_samegame_set(tmp_path / "missing.txt")
 
 
-@pytest.mark.skipif(not STANDARD_SET.is_file(), reason="the shared standard set is absent")
 def test_standard_set_shape():
+    # package data inside clobbermania.clickomania, so a wheel install has it too
+    package = Path(samegame_module.__file__).resolve().parent
+    assert Path(str(STANDARD_SET)).resolve() == package / "data" / "standard-20.txt"
     boards = read_samegame_set()
     assert len(boards) == 20
     for b in boards:

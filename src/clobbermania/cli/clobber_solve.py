@@ -150,8 +150,8 @@ def mcgs_run_cmd(files, time_limit, as_json) -> None:
 
     \b
     Examples:
-      clobbermania mcgs run ../shared/data/mcgs/ --time-limit 60
-      clobbermania mcgs run suite.test --json
+      clobbermania mcgs run tests/data/mcgs/ --time-limit 60
+      clobbermania mcgs run tests/data/mcgs/seg_tests__clobber__random_3x4.test --json
     """
     from ..clobber.mcgs import parse_test_file, run_case
 

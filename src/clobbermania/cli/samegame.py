@@ -210,9 +210,9 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
               restarts, left_penalty, threads, as_json) -> None:
     """Play every board of a SameGame test set; per-board and total scores.
 
-    FILE defaults to the standard set (20 boards, 15x15, 5 colours: Schadd et al. 2008),
-    scored (n-2)^2 a group, +1000 a cleared board, no end penalty. Published totals:
-    SP-MCTS 78,012; NMCS level 3 77,934.
+    FILE defaults to the standard set, shipped inside the package (20 boards, 15x15,
+    5 colours: Schadd et al. 2008), scored (n-2)^2 a group, +1000 a cleared board, no end
+    penalty. Published totals: SP-MCTS 78,012; NMCS level 3 77,934.
 
     \b
     Examples:
@@ -283,8 +283,10 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
                f"({sum(r.cleared for r in results)} cleared); scoring (n-2)^2, +1000 cleared, "
                "no end penalty")
     # the published totals are for the whole standard set only
-    if len(results) == len(boards) and (file is None
-                                        or Path(file).resolve() == STANDARD_SET.resolve()):
+    # (STANDARD_SET is a Path unless the package is imported from a zip archive)
+    if len(results) == len(boards) and (
+            file is None or (isinstance(STANDARD_SET, Path)
+                             and Path(file).resolve() == STANDARD_SET.resolve())):
         for name, value in PUBLISHED_TOTALS.items():
             click.echo(f"  {name}: {value}  (ours {total - value:+d})")
     click.echo(f"seconds: {seconds:.1f} ({time_limit:g} s a board, {clock.lower()} clock, "

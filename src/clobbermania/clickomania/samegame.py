@@ -60,6 +60,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from importlib.resources import files
 from pathlib import Path
 
 import numba
@@ -70,9 +71,10 @@ from ._kernels import k_click
 from ._samegame_kernels import k_beam_level, k_endgame, k_playout_scores
 from .rules import COLOR_CHARS, Board, read_boards, score_sequence, to_grid
 
-#: The standard test set (20 boards, 15x15, 5 colours) in the project's shared data.
-STANDARD_SET = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "samegame" \
-    / "standard-20.txt"
+#: The standard test set (20 boards, 15x15, 5 colours; Schadd et al. 2008): package data of
+#: clobbermania.clickomania (``data/standard-20.txt``, origin and licence in ``data/SOURCE.md``),
+#: found with importlib.resources, so a wheel install has it too.
+STANDARD_SET = files(__package__) / "data" / "standard-20.txt"
 
 #: Published totals over the standard set (no end penalty), for comparison.
 PUBLISHED_TOTALS = {"SP-MCTS (Schadd et al. 2012)": 78012,
@@ -712,8 +714,8 @@ def read_samegame_set(path: str | Path | None = None) -> list[Board]:
 
     With no path: the standard set (:data:`STANDARD_SET`).
 
-    >>> boards = read_samegame_set()   # doctest: +SKIP
-    >>> len(boards), boards[0].width, boards[0].height   # doctest: +SKIP
+    >>> boards = read_samegame_set()
+    >>> len(boards), boards[0].width, boards[0].height
     (20, 15, 15)
     """
     p = Path(path) if path is not None else STANDARD_SET
