@@ -12,7 +12,7 @@ Sections (each prints its figures as it goes):
    ``--openspiel`` the same run of OpenSpiel's ``alpha_beta_search`` (python minimax
    module, open_spiel 2.0.2) on 3x4, 4x4, 3x6 and the ratio;
 2. perft of OpenSpiel's 8x8 start to depth 4 (oracle 112, 11848, 1182276, 111070552);
-3. the MCGS suites (``../shared/data/mcgs``): per file passed / failed / timeouts and our
+3. the MCGS suites (``tests/data/mcgs`` in the repo): per file passed / failed / timeouts and our
    total time, next to the total of the times MCGS recorded in the files' comments;
 4. ``--five-by-six S``: the 5x6 start with a limit of S seconds (first moves refuted in
    rounds of growing node budgets: the count refuted is the bound reached);
@@ -37,9 +37,18 @@ from clobbermania.clobber.mcgs import parse_test_file, run_case
 from clobbermania.clobber.openspiel import openspiel_start, to_openspiel
 from clobbermania.stones import WHITE, Position
 
-MCGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "mcgs"
-if not MCGS.is_dir():
-    MCGS = Path("/work/shared/data/mcgs")
+#: The MCGS test files shipped in the repository (tests/data/mcgs, MIT; see its SOURCE.md).
+MCGS = Path(__file__).resolve().parents[1] / "tests" / "data" / "mcgs"
+
+
+def mcgs_files(pattern: str = "*.test") -> list[Path]:
+    """The MCGS files matching ``pattern``; exit 2 with one sentence when there are none."""
+    files = sorted(MCGS.glob(pattern))
+    if not files:
+        print(f"error: no MCGS test file {pattern} in {MCGS} (the repository ships them "
+              "in tests/data/mcgs)", file=sys.stderr)
+        sys.exit(2)
+    return files
 
 
 def median_time(fn, repeat: int, clock=time.perf_counter) -> tuple[float, object]:
@@ -128,7 +137,7 @@ def mcgs_suites(time_limit: float) -> None:
     total = 0.0
     cpu_total = 0.0
     slowest = (0.0, "")
-    for f in sorted(MCGS.glob("*.test")):
+    for f in mcgs_files():
         cases = parse_test_file(f)
         recorded = sum(float(x) for x in _MS.findall(f.read_text())) / 1000
         c = Counter()
@@ -245,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--xo", type=float, metavar="S")
     ap.add_argument("--only", choices=["starts", "perft", "mcgs", "five", "xo"])
     a = ap.parse_args(argv)
+    if a.only in (None, "mcgs") and not a.skip_mcgs:
+        mcgs_files()  # no data: fail at once, not after the other sections
     if a.only in (None, "starts"):
         starts(a.repeat, a.openspiel)
     if a.only in (None, "perft"):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -27,9 +28,18 @@ from clobbermania.clobber.impartial import GrundySolver, GrundyTimeout, choose_m
 from clobbermania.clobber.mcgs import parse_test_file
 from clobbermania.stones import Position
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mcgs"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data/mcgs")
+#: The MCGS test files shipped in the repository (tests/data/mcgs, MIT; see its SOURCE.md).
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "mcgs"
+
+
+def impartial_files() -> list[Path]:
+    """The MCGS ``impartial__*.test`` files; exit 2 with one sentence when there are none."""
+    files = sorted(DATA.glob("impartial__*.test"))
+    if not files:
+        print(f"error: no MCGS impartial__*.test file in {DATA} (the repository ships them "
+              "in tests/data/mcgs)", file=sys.stderr)
+        sys.exit(2)
+    return files
 
 
 def _median(fn, repeat: int) -> float:
@@ -42,7 +52,7 @@ def _median(fn, repeat: int) -> float:
 
 
 def mcgs_files(repeat: int) -> None:
-    for path in sorted(DATA.glob("impartial__*.test")):
+    for path in impartial_files():
         cases = parse_test_file(path)
         ok = []
 
@@ -105,6 +115,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="the small cases only")
     args = ap.parse_args()
+    impartial_files()  # no data: fail at once
     GrundySolver().value(Position.from_string("xo/ox"))     # compile / load the kernel
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     mcgs_files(args.repeat)
