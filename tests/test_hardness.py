@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from itertools import pairwise
 
 import pytest
@@ -167,8 +166,8 @@ def test_dp_reference_knows_small_facts():
 def test_theorem_6_on_the_sample():
     """1-reducible (exact solver, black first and white first) iff a Hamiltonian circuit
     (independent DP); the finder agrees with the DP; witnesses replay to one stone."""
-    t0 = time.perf_counter()
     positives = negatives = 0
+    most_nodes = 0
     for g in GRAPHS:
         expected = has_circuit_dp(g)
         c = from_grid_graph(g)
@@ -178,9 +177,11 @@ def test_theorem_6_on_the_sample():
         circuit = hamiltonian_circuit(g)
         assert (circuit is not None) == expected, mask_text(g)
         for first in (BLACK, WHITE):
-            # a small table: these searches take at most a few hundred nodes
-            r = solve(c.position, free=False, first=first, time_limit=30, tt_bits=16)
+            # a small table: these searches take at most a few hundred nodes (296 measured);
+            # a node limit, not a clock, so that a loaded machine cannot change the answer
+            r = solve(c.position, free=False, first=first, node_limit=20_000, tt_bits=16)
             assert r.exact, mask_text(g)
+            most_nodes = max(most_nodes, r.nodes)
             assert (r.stones_left == 1) == expected, (mask_text(g), first, r.stones_left)
             if circuit is not None:
                 moves = witness_from_circuit(g, circuit, first=first)
@@ -190,7 +191,7 @@ def test_theorem_6_on_the_sample():
         positives += expected
         negatives += not expected
     assert positives >= 20 and negatives >= 150
-    assert time.perf_counter() - t0 < 60
+    assert most_nodes <= 1000
 
 
 def test_small_cases_by_independent_brute_force():
@@ -393,8 +394,8 @@ def test_circuit_finder_refutes_cut_vertices_at_once():
     # two 8x8 blocks joined through one corridor row: a cut vertex, so no circuit
     rows = ["#" * 8 + ".." + "#" * 8 for _ in range(8)]
     rows[3] = "#" * 18
-    t0 = time.perf_counter()
-    assert hamiltonian_circuit("/".join(rows), time_limit=5) is None
-    assert time.perf_counter() - t0 < 1
+    # a limit already over when the search would start: the clock is read every 1,024
+    # steps, so None (not UnsupportedError) shows the cut vertex refuted it in < 1,024 steps
+    assert hamiltonian_circuit("/".join(rows), time_limit=1e-9) is None
     assert not has_circuit_dp(parse_grid_graph("###/#.#/###/.#./.#."))
     assert hamiltonian_circuit("###/#.#/###/.#./.#.") is None
