@@ -241,9 +241,10 @@ def test_sums_of_boards_and_part_values():
 
 def test_time_limit_returns_unknown_quickly():
     solve_outcome(Position.checkerboard(2, 3), "black")   # kernels compiled before timing
-    t0 = time.perf_counter()
+    # CPU time, with slack: a loaded machine stretches the wall clock, not the work done
+    t0 = time.process_time()
     r = solve_outcome(Position.checkerboard(5, 6), "black", time_limit=0.5)
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
     assert not r.exact and r.winner is None and r.winning_moves == ()
     r = solve_outcome(Position.checkerboard(5, 6), "black", node_limit=1000)
     assert not r.exact and r.nodes <= 1000 + 10
@@ -277,9 +278,9 @@ def test_choose_move_plays_a_winning_move_when_there_is_one():
 def test_choose_move_without_a_proof_is_legal():
     p = Position.checkerboard(8, 8)
     choose_move(p, BLACK, time_limit=0.05)   # kernels compiled (untimed)
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time, with slack (the wall clock flakes under load)
     mv, why = choose_move(p, BLACK, time_limit=0.6)
-    assert time.perf_counter() - t0 < 3
+    assert time.process_time() - t0 < 3
     assert mv in p.moves(BLACK) and why.startswith("alpha-beta")
 
 
