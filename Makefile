@@ -31,7 +31,7 @@ demo: $(VENV)/.installed
 	@echo "picture of the clicks written to clickomania.svg"
 
 test: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks research
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed
