@@ -263,7 +263,7 @@ def test_kernel_moves_equal_reference_moves():
             text = "".join(rng.choice("xo.") for _ in range(board.n))
             p = Position.from_string(text, board) if not board.is_grid else \
                 Position(board, bytes(".xo".index(c) for c in text))
-            src, dst = K.impartial_moves(np.uint64(p.black), np.uint64(p.white), adj, board.n)
+            src, dst = K.impartial_moves(np.uint64(p.black), np.uint64(p.white), adj)
             assert [(int(a), int(b)) for a, b in zip(src, dst, strict=True)] == \
                 [tuple(m) for m in p.moves()]
 

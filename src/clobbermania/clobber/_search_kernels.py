@@ -27,8 +27,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-U1 = np.uint64(1)
-U0 = np.uint64(0)
+from .._bits import GOLDEN, U0, U1, bit_index, least_image, mix64, popcount
+from .._bits import symmetry_tables as symmetry_tables
+from ..solitaire._kernels import count_moves as _count_moves
+from ..solitaire._kernels import flood, generate_moves
 
 WIN = 1
 LOSS = 2
@@ -38,72 +40,27 @@ ABORT = 3
 MAXM = 256
 
 
-# De Bruijn sequence B(2, 6): the top 6 bits of (2^i * _DEBRUIJN) differ for each i, so
-# _DEBRUIJN_INDEX maps them back to i (a loop over the bits cost more than the rest of a
-# node's move generation)
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 >> 58) & 63] = _i
-del _i
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-
-
 @njit(cache=True, inline="always")
-def _lowbit_index(x):
-    # index of the lowest set bit of a non-zero uint64, in constant time
-    return _DEBRUIJN_INDEX[np.int64(((x & (~x + U1)) * _DEBRUIJN) >> np.uint64(58))]
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    # the SWAR bit count (constant time)
-    x = x - ((x >> U1) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
-@njit(cache=True)
 def gen_moves(me, opp, nbr, src, dst):
-    """Write the moves of the player owning ``me`` into ``src``/``dst``; return the count."""
-    k = 0
-    m = me
-    while m:
-        low = m & (~m + U1)
-        v = _lowbit_index(low)
-        m ^= low
-        t = nbr[v] & opp
-        while t:
-            lt = t & (~t + U1)
-            src[k] = v
-            dst[k] = _lowbit_index(lt)
-            k += 1
-            t ^= lt
-    return k
+    """Write the moves of the player owning ``me`` into ``src``/``dst``; return the count
+    (:func:`clobbermania.solitaire._kernels.generate_moves` with ``me`` as the side to
+    move)."""
+    return generate_moves(me, opp, 0, nbr, src, dst)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_moves(me, opp, nbr):
     """The number of moves of the player owning ``me``."""
-    k = 0
-    m = me
-    while m:
-        low = m & (~m + U1)
-        v = _lowbit_index(low)
-        m ^= low
-        k += _popcount(nbr[v] & opp)
-    return k
+    return _count_moves(me, opp, 0, nbr)
 
 
 @njit(cache=True)
-def perft(me, opp, nbr, depth):
+def perft(me, opp, nbr, depth, budget):
     """counts[i] = the number of move sequences of length i + 1 (players alternating,
     the owner of ``me`` first); a sequence ends early when a player cannot move.
-    (Iterative: numba's cache cannot hold recursive functions.)"""
+    ``budget[0]``: positions the search may expand; it stops (the counts incomplete) with
+    ``budget[0] < 0`` when they run out. (Iterative: numba's cache cannot hold recursive
+    functions.)"""
     counts = np.zeros(depth, dtype=np.int64)
     if depth == 0:
         return counts
@@ -124,6 +81,9 @@ def perft(me, opp, nbr, depth):
         if idx[level] >= nmov[level]:
             level -= 1
             continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            return counts
         i = idx[level]
         idx[level] += 1
         s = U1 << np.uint64(srcbuf[level, i])
@@ -147,20 +107,6 @@ def perft(me, opp, nbr, depth):
 # -- components and canonical keys ----------------------------------------------------------
 
 @njit(cache=True)
-def _component(seed, occ, nbr):
-    """The connected part of ``occ`` (stones, adjacency of the board) containing ``seed``."""
-    comp = seed
-    frontier = seed
-    while frontier:
-        low = frontier & (~frontier + U1)
-        frontier ^= low
-        nb = nbr[_lowbit_index(low)] & occ & ~comp
-        comp |= nb
-        frontier |= nb
-    return comp
-
-
-@njit(cache=True)
 def strip_dead(me, opp, nbr):
     """Remove every monochrome component: its stones can never move nor be taken (the
     occupied set only shrinks, so components never merge)."""
@@ -169,29 +115,11 @@ def strip_dead(me, opp, nbr):
     keep = U0
     while rem:
         seed = rem & (~rem + U1)
-        comp = _component(seed, occ, nbr)
+        comp = flood(seed, occ, nbr)
         rem &= ~comp
         if (comp & me) != U0 and (comp & opp) != U0:
             keep |= comp
     return me & keep, opp & keep
-
-
-def symmetry_tables(perms) -> np.ndarray:
-    """tab[k, j, b] = the image under permutation k of the bits ``b`` of byte j of a mask:
-    a mask is transformed by 8 lookups instead of a loop over its stones."""
-    perms = np.asarray(perms, dtype=np.int64)
-    k, n = perms.shape
-    tab = np.zeros((k, 8, 256), dtype=np.uint64)
-    for s in range(k):
-        for j in range(8):
-            for b in range(256):
-                out = 0
-                for i in range(8):
-                    v = 8 * j + i
-                    if b >> i & 1 and v < n:
-                        out |= 1 << int(perms[s, v])
-                tab[s, j, b] = out
-    return tab
 
 
 @njit(cache=True)
@@ -215,13 +143,13 @@ def simplify(me, opp, nbr):
     up_opp = U0
     while rem:
         seed = rem & (~rem + U1)
-        comp = _component(seed, occ, nbr)
+        comp = flood(seed, occ, nbr)
         rem &= ~comp
         cm = comp & me
         co = comp & opp
         if cm == U0 or co == U0:
             continue
-        c = _popcount(comp)
+        c = popcount(comp)
         if c == 2:
             if star == U0:
                 star = comp
@@ -229,12 +157,12 @@ def simplify(me, opp, nbr):
                 star = U0
             continue
         if c == 3:
-            lone = cm if _popcount(cm) == 1 else co
+            lone = cm if popcount(cm) == 1 else co
             pair = comp & ~lone
             # the lone stone touches both and the pair does not touch (a triangle, on a
             # graph board, is ^ like a chain: Right's take leaves an adjacent pair, *)
-            if nbr[_lowbit_index(lone)] & pair == pair and \
-                    nbr[_lowbit_index(pair)] & pair == U0:
+            if nbr[bit_index(lone)] & pair == pair and \
+                    nbr[bit_index(pair)] & pair == U0:
                 if star == U0:
                     star = comp
                 else:
@@ -260,67 +188,20 @@ def simplify(me, opp, nbr):
     return me & keep, opp & keep
 
 
-@njit(cache=True, inline="always")
-def _transform(x, tab, k):
-    out = U0
-    j = 0
-    while x:
-        out |= tab[k, j, np.int64(x & np.uint64(255))]
-        x >>= np.uint64(8)
-        j += 1
-    return out
-
-
-@njit(cache=True)
-def _translate(me, opp, cols, row0):
-    """Shift the stones to the top-left corner of a grid with ``cols`` columns."""
-    occ = me | opp
-    if occ == U0:
-        return me, opp
-    r0 = _lowbit_index(occ) // cols
-    if cols >= 64:
-        # one row of 64 squares: a shift by 64 is undefined (x86 shifts by 0, and the loop
-        # below never ended on (xo)^32)
-        acc = occ
-    else:
-        acc = U0
-        x = occ
-        while x:
-            acc |= x & row0
-            x >>= np.uint64(cols)
-    c0 = _lowbit_index(acc)
-    sh = np.uint64(r0 * cols + c0)
-    return me >> sh, opp >> sh
-
-
 @njit(cache=True)
 def canonical(me, opp, syms, cols, row0):
     """The least (me, opp) image under the symmetries (``syms`` from
-    :func:`symmetry_tables`) and, when ``cols`` > 0 (a grid), translation to the top-left
-    corner."""
-    best_me = U0
-    best_opp = U0
-    first = True
-    for k in range(syms.shape[0]):
-        a = _transform(me, syms, k)
-        b = _transform(opp, syms, k)
-        if cols > 0:
-            a, b = _translate(a, b, cols, row0)
-        if first or a < best_me or (a == best_me and b < best_opp):
-            best_me = a
-            best_opp = b
-            first = False
-    return best_me, best_opp
+    :func:`clobbermania._bits.symmetry_tables`) and, when ``cols`` > 0 (a grid, ``row0``
+    the mask of its first row), translation to the top-left corner
+    (:func:`clobbermania._bits.least_image`; no colour swap: ``me`` moves next)."""
+    return least_image(me, opp, syms, cols, row0, False)
 
 
 @njit(cache=True, inline="always")
 def _hash(a, b):
     # splitmix64 finaliser of a mix of both masks (see docs/architecture.md on why weak
     # hashes make whole buckets collide)
-    z = a * np.uint64(0x9E3779B97F4A7C15) ^ (b + np.uint64(0x632BE59BD9B4E019))
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return mix64(a * GOLDEN ^ (b + np.uint64(0x632BE59BD9B4E019)))
 
 
 @njit(cache=True)
@@ -380,8 +261,8 @@ def _order(me, opp, nbr, src, dst, keys, order, n):
         vs = src[i]
         vd = dst[i]
         d = U1 << np.uint64(vd)
-        om = n - _popcount(nbr[vs] & opp) - _popcount(nbr[vd] & me) + 1 \
-            + _popcount(nbr[vd] & opp & ~d)
+        om = n - popcount(nbr[vs] & opp) - popcount(nbr[vd] & me) + 1 \
+            + popcount(nbr[vd] & opp & ~d)
         if om == 0:
             return i
         keys[i] = om
@@ -438,7 +319,7 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
     tkey2, tval, twork; size a power of two) is kept across calls, so a search resumed
     after ABORT redoes little. An explicit stack (numba's cache cannot hold recursive
     functions): level L holds a node, its moves in search order and the next one to try."""
-    depth = _popcount(me | opp) + 2
+    depth = popcount(me | opp) + 2
     stats[2] = -1
     stats[3] = -1
     # move buffers are always written before they are read: no zeroing
@@ -483,7 +364,7 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
                     else:
                         immediate = _order(cme, copp, nbr, srcbuf[level], dstbuf[level],
                                            keybuf[level], ordbuf[level], n)
-                        if immediate < 0 and _popcount(cme | copp) >= ETC_MIN_STONES:
+                        if immediate < 0 and popcount(cme | copp) >= ETC_MIN_STONES:
                             immediate = _known_lost_child(
                                 cme, copp, nbr, syms, cols, row0, tkey1, tkey2, tval,
                                 srcbuf[level], dstbuf[level], ordbuf[level], n)

@@ -14,29 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
-U8 = np.uint64(8)
-U255 = np.uint64(255)
-M1 = np.uint64(0x5555555555555555)
-M2 = np.uint64(0x3333333333333333)
-M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-H01 = np.uint64(0x0101010101010101)
-S56 = np.uint64(56)
-DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-S58 = np.uint64(58)
+from .._bits import U0, U1, bit_index, image, least_image, lowbit, mix64, popcount, row_mask
+
 HASH3 = np.uint64(0x165667B19E3779F9)
-S27 = np.uint64(27)
-S30 = np.uint64(30)
-S31 = np.uint64(31)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
 S40 = np.uint64(40)
 THREE = np.uint64(3)
-
-_DB_TABLE = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DB_TABLE[(((1 << _i) * int(DEBRUIJN)) % (1 << 64)) >> 58] = _i
 
 FOUND = 1
 EXHAUSTED = 2
@@ -49,24 +31,6 @@ ST_NODES = 2
 ST_BEST = 3
 ST_BEST_LEN = 4
 ST_SIZE = 8
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = x - ((x >> U1) & M1)
-    x = (x & M2) + ((x >> np.uint64(2)) & M2)
-    x = (x + (x >> np.uint64(4))) & M4
-    return np.int64((x * H01) >> S56)
-
-
-@njit(cache=True, inline="always")
-def lowbit(x):
-    return x & (~x + U1)
-
-
-@njit(cache=True, inline="always")
-def bit_index(low):
-    return _DB_TABLE[(low * DEBRUIJN) >> S58]
 
 
 @njit(cache=True)
@@ -131,16 +95,6 @@ def alternation_lower_bound(nb, nw, side):
             side = 0
 
 
-@njit(cache=True, inline="always")
-def apply_symmetry(table, s, x):
-    r = U0
-    for j in range(8):
-        byte = (x >> (U8 * np.uint64(j))) & U255
-        if byte != U0:
-            r |= table[s, j, byte]
-    return r
-
-
 @njit(cache=True)
 def canonical_key(b, w, side, table, nsym, color_swap):
     """The least (black, white, side) over the board's symmetries (and the colour swap,
@@ -155,8 +109,8 @@ def canonical_key(b, w, side, table, nsym, color_swap):
             k2 = b
             ks = sside
     for s in range(1, nsym):
-        mb = apply_symmetry(table, s, b)
-        mw = apply_symmetry(table, s, w)
+        mb = image(b, table, s)
+        mw = image(w, table, s)
         if mb < k1 or (mb == k1 and (mw < k2 or (mw == k2 and side < ks))):
             k1 = mb
             k2 = mw
@@ -168,18 +122,6 @@ def canonical_key(b, w, side, table, nsym, color_swap):
                 k2 = mb
                 ks = sside
     return k1, k2, ks
-
-
-@njit(cache=True, inline="always")
-def mix64(x):
-    # the splitmix64 finaliser: every input bit reaches every output bit, which matters
-    # because the table index takes the low bits and keys often differ only in high bits
-    x ^= x >> S30
-    x *= MIX1
-    x ^= x >> S27
-    x *= MIX2
-    x ^= x >> S31
-    return x
 
 
 @njit(cache=True, inline="always")
@@ -219,24 +161,6 @@ def tt_store(tk1, tk2, tks, tv, mask, k1, k2, ks, h, value):
     tk2[j] = k2
     tks[j] = ks
     tv[j] = value
-
-
-@njit(cache=True)
-def translate_to_origin(b, w, cols):
-    """Shift a group of stones on a grid (or path) to the top-left corner: on such boards a
-    group's game depends only on its shape and colours, not on where it stands."""
-    occ = b | w
-    minrow = bit_index(lowbit(occ)) // cols
-    mincol = cols
-    m = occ
-    while m != U0:
-        low = lowbit(m)
-        c = bit_index(low) % cols
-        if c < mincol:
-            mincol = c
-        m ^= low
-    sh = np.uint64(minrow * cols + mincol)
-    return b >> sh, w >> sh
 
 
 @njit(cache=True)
@@ -297,23 +221,7 @@ def group_key(b, w, table, nsym, translate, cols, adj):
     k1, k2 = path_key(b, w, adj)
     if k2 != U0:
         return k1, k2
-    k1 = ~U0
-    k2 = ~U0
-    for s in range(nsym):
-        mb = b
-        mw = w
-        if s > 0:
-            mb = apply_symmetry(table, s, b)
-            mw = apply_symmetry(table, s, w)
-        if translate:
-            mb, mw = translate_to_origin(mb, mw, cols)
-        if mb < k1 or (mb == k1 and mw < k2):
-            k1 = mb
-            k2 = mw
-        if mw < k1 or (mw == k1 and mb < k2):
-            k1 = mw
-            k2 = mb
-    return k1, k2
+    return least_image(b, w, table[:nsym], cols if translate else 0, row_mask(cols), True)
 
 
 @njit(cache=True)
@@ -338,40 +246,35 @@ def group_value(b, w, adj, blacksq, bipartite, table, nsym, translate, cols,
     lb = group_static_bound(b, w, blacksq, bipartite)
     best = popcount(b | w)
     # every move of either colour
-    for col in range(2):
-        mine = b if col == 0 else w
-        theirs = w if col == 0 else b
-        m = mine
-        while m != U0 and best > lb:
-            low = lowbit(m)
-            s = bit_index(low)
-            t = adj[s] & theirs
-            while t != U0 and best > lb:
-                lt = lowbit(t)
-                nb, nw, mover = apply_move(b, w, s, bit_index(lt))
-                t ^= lt
-                nocc = nb | nw
-                # quick bound on the child before any recursion
-                if static_lower_bound(nb, nw, adj, blacksq, bipartite) >= best:
-                    continue
-                total = 0
-                rem = nocc
-                while rem != U0 and total < best:
-                    comp = flood(lowbit(rem), nocc, adj)
-                    rem &= ~comp
-                    cb = comp & nb
-                    cw = comp & nw
-                    if cb == U0 or cw == U0:
-                        total += popcount(comp)
-                    else:
-                        gvv = group_value(cb, cw, adj, blacksq, bipartite, table, nsym,
-                                          translate, cols, gk1, gk2, gks, gv, counter)
-                        if gvv < 0:
-                            return -1
-                        total += gvv
-                if total < best:
-                    best = total
-            m ^= low
+    n = count_moves(b, w, 2, adj)
+    src = np.empty(n, np.int64)
+    dst = np.empty(n, np.int64)
+    generate_moves(b, w, 2, adj, src, dst)
+    for i in range(n):
+        if best <= lb:
+            break
+        nb, nw, mover = apply_move(b, w, src[i], dst[i])
+        # quick bound on the child before any recursion
+        if static_lower_bound(nb, nw, adj, blacksq, bipartite) >= best:
+            continue
+        total = 0
+        nocc = nb | nw
+        rem = nocc
+        while rem != U0 and total < best:
+            comp = flood(lowbit(rem), nocc, adj)
+            rem &= ~comp
+            cb = comp & nb
+            cw = comp & nw
+            if cb == U0 or cw == U0:
+                total += popcount(comp)
+            else:
+                gvv = group_value(cb, cw, adj, blacksq, bipartite, table, nsym,
+                                  translate, cols, gk1, gk2, gks, gv, counter)
+                if gvv < 0:
+                    return -1
+                total += gvv
+        if total < best:
+            best = total
     tt_store(gk1, gk2, gks, gv, mask, k1, k2, 2, h, best)
     return best
 
@@ -406,7 +309,12 @@ def free_lower_bound(b, w, adj, blacksq, bipartite, table, nsym, translate, cols
 @njit(cache=True)
 def generate_moves(b, w, side, adj, src, dst):
     """Fill src/dst with the moves of the colour due (both colours when side == 2), black
-    stones first, each stone's targets in vertex order; return the count."""
+    stones first, each stone's targets in vertex order; return the count.
+
+    The one fast move generator of Clobber on (black, white) bitsets: Solitaire Clobber's
+    search and group values here, impartial Clobber (``side`` 2) and two-player Clobber
+    (the mover's stones as black, ``side`` 0) in ``clobber/``; held equal to
+    ``Position.moves`` by tests/test_solitaire_rules.py and tests/test_clobber_search.py."""
     cnt = 0
     for col in range(2):
         if side != 2 and side != col:
@@ -424,6 +332,22 @@ def generate_moves(b, w, side, adj, src, dst):
                 dst[cnt] = bit_index(lt)
                 cnt += 1
                 t ^= lt
+            m ^= low
+    return cnt
+
+
+@njit(cache=True)
+def count_moves(b, w, side, adj):
+    """The number of moves :func:`generate_moves` writes."""
+    cnt = 0
+    for col in range(2):
+        if side != 2 and side != col:
+            continue
+        theirs = w if col == 0 else b
+        m = b if col == 0 else w
+        while m != U0:
+            low = lowbit(m)
+            cnt += popcount(adj[bit_index(low)] & theirs)
             m ^= low
     return cnt
 

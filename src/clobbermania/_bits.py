@@ -1,0 +1,219 @@
+"""Bit tools of the numba kernels: counting and finding bits, the one hash mixer, and the
+least image of a pair of bitsets under a board's symmetries.
+
+Every ``*_kernels.py`` module takes these from here, so each tool exists once:
+
+- :func:`popcount` and :func:`bit_index` are LLVM's ``ctpop`` and ``cttz`` (one
+  instruction on current CPUs, a short fallback elsewhere); :func:`lowbit` isolates the
+  lowest set bit;
+- :func:`mix64` is the splitmix64 finaliser (Steele, Lea, Flood, *Fast splittable
+  pseudorandom number generators*, OOPSLA 2014), a bijection of 64-bit words in which
+  every input bit reaches every output bit: the kernels' open-addressing tables take
+  their slot from its low bits, and keys that differ only in high bits no longer share
+  slots (docs/architecture.md: a weak hash made whole buckets collide);
+- :func:`symmetry_tables` / :func:`image` move a bitset of up to 64 squares by a board
+  symmetry with one table lookup a byte; :func:`least_image` is the canonical key of a
+  pair of bitsets (black, white, or mover, opponent): the least image under the board's
+  symmetries, each image first shifted to the top-left corner on a grid
+  (:func:`origin_shift`), optionally with the two bitsets swapped.
+
+The functions are compiled with ``cache=True``. numba's cache checks only the source file
+of the function it compiled, so after a change here run ``make clean-cache`` (it deletes
+the ``*.nbi``/``*.nbc`` files under src/): a cached kernel of another module would keep
+the old code inlined.
+
+Beware numba's typing: mixing uint64 with a signed integer gives float64, so every
+constant that meets a bitset is a ``np.uint64``.
+
+>>> import numpy as np
+>>> popcount(np.uint64(0b101100)), bit_index(np.uint64(0b101100))
+(3, 2)
+>>> tab = symmetry_tables([(0, 1, 2), (2, 1, 0)])      # a row of 3 and its mirror
+>>> int(image(np.uint64(0b011), tab, 1))
+6
+>>> [int(k) for k in least_image(np.uint64(0b100), np.uint64(0b010), tab, 3,
+...                              row_mask(3), False)]
+[1, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U8 = np.uint64(8)
+U255 = np.uint64(255)
+ALL = ~np.uint64(0)
+#: 2^64 / golden ratio, odd: multiplying by it spreads a key over the word
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, builder.ctpop(args[0]), x, types.int64)
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        # the flag 0: cttz(0) is the word's width, not undefined
+        tz = builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+        return context.cast(builder, tz, x, types.int64)
+
+    return types.int64(x), codegen
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """The number of set bits of the integer x (int64).
+
+    >>> popcount(np.uint64(2**64 - 1))
+    64
+    """
+    return _ctpop(x)
+
+
+@njit(cache=True, inline="always")
+def bit_index(x):
+    """The index of the lowest set bit of x (int64); the width of x (64) when x is 0.
+
+    >>> bit_index(np.uint64(2**63))
+    63
+    """
+    return _cttz(x)
+
+
+@njit(cache=True, inline="always")
+def lowbit(x):
+    """x's lowest set bit alone (0 when x is 0).
+
+    >>> int(lowbit(np.uint64(0b1100)))
+    4
+    """
+    return x & (~x + U1)
+
+
+@njit(cache=True, inline="always")
+def mix64(x):
+    """The splitmix64 finaliser of the uint64 x (see the module).
+
+    >>> hex(mix64(np.uint64(1)))
+    '0x5692161d100b05e5'
+    """
+    x ^= x >> _S30
+    x *= _MIX1
+    x ^= x >> _S27
+    x *= _MIX2
+    x ^= x >> _S31
+    return x
+
+
+@njit(cache=True, inline="always")
+def row_mask(cols):
+    """The squares of the first row of a grid with ``cols`` columns (all 64 when cols >= 64).
+
+    >>> int(row_mask(3))
+    7
+    """
+    if cols >= 64:
+        return ALL
+    return (U1 << np.uint64(cols)) - U1
+
+
+def symmetry_tables(perms: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
+    """``tab[s, j, byte]``: the image under permutation ``perms[s]`` (``perms[s][v]`` the
+    image of square v; at most 64 squares) of the squares 8j..8j+7 set in ``byte``, so a
+    bitset's image is the OR of one entry a byte (:func:`image`).
+
+    >>> int(symmetry_tables([(1, 0)])[0, 0, 0b01])
+    2
+    """
+    perms = np.asarray(perms, dtype=np.int64)
+    nperm, n = perms.shape
+    tab = np.zeros((nperm, 8, 256), dtype=np.uint64)
+    byte = np.arange(256)
+    for v in range(n):
+        has = (byte >> (v % 8)) & 1 == 1
+        for s in range(nperm):
+            tab[s, v // 8, has] |= np.uint64(1 << int(perms[s, v]))
+    return tab
+
+
+@njit(cache=True, inline="always")
+def image(x, tab, s):
+    """The image of the bitset x under symmetry s of ``tab`` (:func:`symmetry_tables`)."""
+    out = U0
+    j = 0
+    while x != U0:
+        out |= tab[s, j, x & U255]
+        x >>= U8
+        j += 1
+    return out
+
+
+@njit(cache=True, inline="always")
+def origin_shift(occ, cols, row):
+    """The right shift that moves the non-empty bitset ``occ`` on a grid of ``cols``
+    columns to the top row and the leftmost column (``row`` = :func:`row_mask` (cols)):
+    no square of occ lies left of its least column, so nothing wraps.
+
+    >>> int(origin_shift(np.uint64(0b110000), 3, row_mask(3)))      # (1, 1) and (1, 2)
+    4
+    """
+    r0 = bit_index(occ) // cols
+    if cols >= 64:
+        acc = occ              # one row (a shift by 64 is undefined)
+    else:
+        first = np.uint64(row)
+        acc = U0
+        x = occ >> np.uint64(r0 * cols)
+        while x != U0:         # the rows folded onto the first: the occupied columns
+            acc |= x & first
+            x >>= np.uint64(cols)
+    return np.uint64(r0 * cols + bit_index(acc))
+
+
+@njit(cache=True)
+def least_image(b, w, tab, cols, row, swap):
+    """The least pair (b', w') (compared as (b', w')) over the images of the pair (b, w)
+    under the symmetries of ``tab`` and, when ``swap``, of the pair (w, b); on a grid
+    (``cols`` > 0, ``row`` = :func:`row_mask` (cols)) each image is first shifted to the
+    top-left corner. A position's key up to symmetry (and translation, and the colour
+    swap where the game allows it): two positions have the same key iff one is an image of
+    the other under those maps (the maps form a group)."""
+    best_b = ALL
+    best_w = ALL
+    for s in range(tab.shape[0]):
+        ib = image(b, tab, s)
+        iw = image(w, tab, s)
+        if cols > 0:
+            sh = origin_shift(ib | iw, cols, row)
+            ib >>= sh
+            iw >>= sh
+        if ib < best_b or (ib == best_b and iw < best_w):
+            best_b = ib
+            best_w = iw
+        if swap and (iw < best_b or (iw == best_b and ib < best_w)):
+            best_b = iw
+            best_w = ib
+    return best_b, best_w
