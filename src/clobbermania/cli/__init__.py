@@ -2,6 +2,10 @@
 
 Exit status: 0 success; 1 a checked claim failed (``reproduce``, ``verify`` of an invalid
 sequence); 2 bad input or usage, with ``error: <sentence>`` on stderr.
+
+Every verb runs under the one memory bound of :mod:`clobbermania.limits` (an address-space
+limit of 40 % of the machine's memory); an input that needs more is refused with one
+sentence naming the bound and exit status 2 (docs/limits.md lists every cap).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import click
 
 from .. import __version__
 from ..errors import ClobbermaniaError
+from ..limits import apply_memory_bound, memory_bound_sentence
 from .cgt import cgt
 from .clickomania import clickomania, samegame
 from .clobber import clobber, mcgs
@@ -43,9 +48,15 @@ cli.add_command(samegame)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the command, turning every bad input into one sentence and exit 2."""
+    """Entry point: run the command under the memory bound, turning every bad input (and
+    every input that needs more memory than the bound) into one sentence and exit 2."""
+    apply_memory_bound()
     try:
         rv = cli.main(args=argv, prog_name="clobbermania", standalone_mode=False)
+    except MemoryError as exc:
+        detail = str(exc) if isinstance(exc, ClobbermaniaError) else memory_bound_sentence()
+        click.echo(f"error: {detail}", err=True)
+        sys.exit(2)
     except ClobbermaniaError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

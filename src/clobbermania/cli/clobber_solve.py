@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..clobber.search import choose_move, perft, solve_outcome
+from ..clobber.search import choose_move, perft_counts, solve_outcome
 from ..errors import NotationError
 from ..render import text_drawing
 from ..stones import BLACK, COLOR_NAMES, color_from_name, opponent
@@ -63,12 +63,16 @@ def solve_cmd(board, first, graph, time_limit, as_json) -> None:
 
 @click.command("perft")
 @click.argument("board")
-@click.option("--depth", type=int, required=True, help="Longest sequence length D.")
+@click.option("--depth", type=int, required=True,
+              help="Longest sequence length D (at most 64).")
 @click.option("--first", type=_FIRST, required=True, help="The player to move first.")
 @click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
+@click.option("--time-limit", type=float, metavar="S",
+              help="Stop after S seconds: the lengths finished are printed, exact false.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def perft_cmd(board, depth, first, graph, as_json) -> None:
-    """The number of move sequences of each length 1..D from BOARD (players alternating).
+def perft_cmd(board, depth, first, graph, time_limit, as_json) -> None:
+    """The number of move sequences of each length 1..D from BOARD (players alternating),
+    up to the first length that no sequence reaches.
 
     OpenSpiel's start is the checkerboard with o on the bottom-left square, o to move:
 
@@ -79,16 +83,22 @@ def perft_cmd(board, depth, first, graph, as_json) -> None:
     """
     t0 = time.perf_counter()
     position = load_position(board, graph)
+    check_time_limit(time_limit)
     if depth < 1:
         raise NotationError(f"--depth must be at least 1, not {depth}")
-    counts = perft(position, color_from_name(first), depth)
+    r = perft_counts(position, color_from_name(first), depth, time_limit=time_limit)
     seconds = time.perf_counter() - t0
     if as_json:
         emit_json({"board": position.text(), "first": first.lower(), "depth": depth,
-                   "counts": counts, "seconds": round(seconds, 6)})
+                   "counts": r.counts, "exact": r.exact, "nodes": r.nodes,
+                   "seconds": round(seconds, 6)})
         return
-    for d, c in enumerate(counts, start=1):
+    for d, c in enumerate(r.counts, start=1):
         click.echo(f"depth {d}: {c:,}")
+    if not r.exact:
+        click.echo(f"depth {len(r.counts) + 1} and beyond: unknown (the time limit ran out)")
+    elif len(r.counts) < depth:
+        click.echo(f"depth {len(r.counts) + 1} and beyond: 0 (no longer sequence)")
     click.echo(f"seconds: {seconds:.3f}")
 
 

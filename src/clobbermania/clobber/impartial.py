@@ -62,6 +62,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ClobbermaniaError, IllegalMoveError
+from ..limits import memory_room
 from ..stones import BLACK, EMPTY, WHITE, Board, Move, Position
 
 __all__ = [
@@ -112,16 +113,9 @@ MEMO_ENTRY_BYTES = 80
 
 
 def _default_memo_limit() -> int:
-    """Memo entries allowed: 40 % of the memory available now, at least a million."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    avail = int(line.split()[1]) * 1024
-                    return max(1_000_000, int(0.4 * avail) // MEMO_ENTRY_BYTES)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 20_000_000
+    """Memo entries allowed: the room left under the memory bound (40 % of the machine's
+    memory, :func:`clobbermania.limits.memory_room`), at least a million."""
+    return max(1_000_000, memory_room() // MEMO_ENTRY_BYTES)
 
 
 def mex(values: Iterable[int]) -> int:
@@ -290,7 +284,8 @@ class GrundySolver:
     Reuse one solver to share the cache across calls; :func:`grundy_value` keeps one per
     database. ``db``: an optional row database (see :class:`RowValues`). ``memo_limit``:
     the most component values the numba kernel may store before the search stops with
-    :class:`GrundyMemoryLimit` (default: 40 % of the available memory).
+    :class:`GrundyMemoryLimit` (default: the room left under the memory bound,
+    :func:`clobbermania.limits.memory_room`).
 
     >>> s = GrundySolver()
     >>> s.value(Position.from_string("xoxo")), s.value(Position.from_string("xxo/..o"))

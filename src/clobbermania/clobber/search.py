@@ -46,7 +46,8 @@ from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_fro
 from . import _search_kernels as K
 from .rowsum import RowSumSearch, RowSumTimeout
 
-__all__ = ["SolveResult", "solve_outcome", "solve_sum", "perft", "choose_move",
+__all__ = ["SolveResult", "solve_outcome", "solve_sum", "perft", "perft_counts",
+           "PerftResult", "MAX_PERFT_DEPTH", "choose_move",
            "SMALL_PART", "SMALL_ROW", "KERNEL_FIRST_NODES", "MAX_STONES"]
 
 #: Parts with at most this many stones are replaced by their values in large sums...
@@ -667,23 +668,124 @@ def _winning_moves_by_sum(position: Position, color: int, budget: _Budget,
 
 # -- perft -----------------------------------------------------------------------------------
 
-def perft(position: Position, first: int | str, depth: int) -> list[int]:
-    """The number of move sequences of length 1..``depth``, players alternating from
-    ``first`` (the "perft" of chess programs; a sequence stops when a player cannot move).
+#: The deepest perft: a board has at most 64 squares and every move removes a stone, so no
+#: sequence is longer than 63 moves.
+MAX_PERFT_DEPTH = 64
+#: Positions a second perft expands, at the least, before it has measured its own rate
+#: (used only to size the first time-limited round).
+_PERFT_FIRST_RATE = 2_000_000
 
-    >>> perft(Position.from_string("xo/ox"), "black", 3)
-    [4, 4, 4]
+
+@dataclass(frozen=True)
+class PerftResult:
+    """Move-sequence counts: ``counts[i]`` sequences of length ``i + 1``.
+
+    ``counts`` stops before the first length with no sequence (all longer ones have none
+    too). ``exact`` is False when the time limit ran out: then ``counts`` holds the lengths
+    whose counts were finished, and longer ones are unknown. ``nodes`` counts the
+    positions expanded.
+    """
+
+    counts: list[int]
+    depth: int
+    exact: bool
+    nodes: int
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return {"counts": list(self.counts), "depth": self.depth, "exact": self.exact,
+                "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+
+
+def _perft_kernel(me: int, opp: int, nbr: np.ndarray, depth: int, budget: int
+                  ) -> tuple[list[int], int, bool]:
+    """(counts of lengths 1..depth, positions expanded, finished) for one kernel run."""
+    b = np.array([budget], dtype=np.int64)
+    counts = K.perft(np.uint64(me), np.uint64(opp), nbr, depth, b)
+    done = int(b[0]) >= 0
+    return [int(x) for x in counts], budget - max(int(b[0]), 0), done
+
+
+def perft_counts(position: Position, first: int | str, depth: int,
+                 time_limit: float | None = None) -> PerftResult:
+    """The number of move sequences of each length 1..``depth``, players alternating from
+    ``first``, stopping at the first length with none; with ``time_limit``, the lengths
+    finished within it (``exact`` False when it ran out).
+
+    ``depth`` is at most :data:`MAX_PERFT_DEPTH`. With a time limit the lengths are counted
+    by iterative deepening, each round given the positions the remaining time affords at
+    the rate measured in the round before.
+
+    >>> perft_counts(Position.from_string("xoxo"), "black", 10).counts  # 3 moves at most
+    [3, 2, 1]
     """
     color = _color(first)
-    if depth < 1:
-        raise ClobbermaniaError(f"--depth must be at least 1, not {depth}")
+    if not 1 <= depth <= MAX_PERFT_DEPTH:
+        raise UnsupportedError(f"--depth must be between 1 and {MAX_PERFT_DEPTH} (a move "
+                               f"removes a stone from at most 64 squares), not {depth}")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        raise UnsupportedError(f"the time limit must be a positive number of seconds, not "
+                               f"{time_limit}")
     if position.board.n > MAX_STONES:
         raise UnsupportedError(f"perft takes boards of at most {MAX_STONES} squares, "
                                f"not {position.board.n}")
     _check_edges(position.board)
+    t0 = time.perf_counter()
     nbr = np.array(position.board.adjacency_masks, dtype=np.uint64)
     me, opp = _masks(position.black, position.white, color)
-    return [int(x) for x in K.perft(np.uint64(me), np.uint64(opp), nbr, depth)]
+    # no sequence is longer than the stones less one
+    reach = max(1, min(depth, position.stone_count() - 1))
+
+    def trimmed(counts: list[int]) -> list[int]:
+        return counts[:counts.index(0)] if 0 in counts else counts
+
+    if time_limit is None:
+        counts, nodes, _ = _perft_kernel(me, opp, nbr, reach, 1 << 62)
+        return PerftResult(trimmed(counts), depth, True, nodes,
+                           time.perf_counter() - t0)
+    deadline = t0 + time_limit
+    best: list[int] = []
+    nodes = 0
+    rate = float(_PERFT_FIRST_RATE)
+    d = 1
+    while d <= reach:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return PerftResult(best, depth, False, nodes, time.perf_counter() - t0)
+        budget = max(1000, int(left * rate))
+        t1 = time.perf_counter()
+        counts, used, done = _perft_kernel(me, opp, nbr, d, budget)
+        nodes += used
+        spent = time.perf_counter() - t1
+        if used >= 100_000 and spent > 0:
+            rate = used / spent
+        if not done:
+            # the budget ran out: when time is left (the rate was underestimated, or the
+            # kernel compiled in the round before), the same length again with a new budget
+            rate = max(rate, 2 * used / max(spent, 1e-3))
+            continue
+        best = trimmed(counts)
+        if len(best) < d:  # a length with no sequence: every longer one has none
+            break
+        d += 1
+    return PerftResult(best, depth, True, nodes, time.perf_counter() - t0)
+
+
+def perft(position: Position, first: int | str, depth: int) -> list[int]:
+    """The number of move sequences of length 1..``depth``, players alternating from
+    ``first`` (the "perft" of chess programs; a sequence stops when a player cannot move);
+    zeros for the lengths no sequence reaches. ``depth`` is at most
+    :data:`MAX_PERFT_DEPTH`; :func:`perft_counts` takes a time limit.
+
+    >>> perft(Position.from_string("xo/ox"), "black", 3)
+    [4, 4, 4]
+    >>> perft(Position.from_string("xo"), "black", 3)
+    [1, 0, 0]
+    """
+    if not isinstance(depth, int) or depth < 1:
+        raise ClobbermaniaError(f"--depth must be at least 1, not {depth}")
+    counts = perft_counts(position, first, depth).counts
+    return counts + [0] * (depth - len(counts))
 
 
 # -- the computer player ---------------------------------------------------------------------

@@ -167,15 +167,16 @@ class _Clock:
     def advance(self, n: int) -> None:
         """Count n parts searched at once and check the deadline."""
         self.count += n
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise ValueTimeout(f"the value search ran out of its time limit of {self.limit:g} s "
-                               f"after {self.count:,} parts (values are exponential to compute; "
-                               "try 'clobber solve' for the outcome alone)")
+        self.check()
 
     def tick(self) -> None:
         self.count += 1
-        if self.deadline is not None and not self.count & 255 \
-                and time.perf_counter() > self.deadline:
+        if not self.count & 255:
+            self.check()
+
+    def check(self) -> None:
+        """Check the deadline now (after a step that may be long: a sum of part values)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise ValueTimeout(f"the value search ran out of its time limit of {self.limit:g} s "
                                f"after {self.count:,} parts (values are exponential to compute; "
                                "try 'clobber solve' for the outcome alone)")
@@ -218,7 +219,11 @@ def _int_search(h: int, w: int, b: int, wm: int, clock: _Clock) -> int:
                 memo[key] = g
             if ng:
                 g = neg(g)
-            total = g if total == _ZERO_ID else add(total, g)
+            if total == _ZERO_ID:
+                total = g
+            else:
+                total = add(total, g)
+                clock.check()   # a sum of large values can take a good part of a second
         (right if sd else left).append(total)
     return _cg._canon(left, right)
 
@@ -461,6 +466,7 @@ def _grid_option(text: str, stride: int, clock: _Clock) -> Game:
             sub = "".join([c if k == "1" or c == "/" else "."
                            for c, k in zip(text, bits, strict=True)])
             g = g + _grid_part_value(_crop(sub), clock)
+            clock.check()
     _option_memo[text] = g
     return g
 
@@ -538,6 +544,7 @@ def _graph_search(board: Board, memo: dict, black: int, white: int, clock: _Cloc
                 total = ZERO
                 for pb, pw in _mask_parts(adj, nb, nw):
                     total = total + _graph_part_value(board, memo, pb, pw, clock)
+                    clock.check()
                 options[side].append(total)
     return Game.from_options(options[0], options[1])
 
@@ -628,10 +635,13 @@ def value_result(position: Position, *, time_limit: float | None = None) -> Valu
     ^3 L 3 0
     """
     t0 = time.perf_counter()
+    clock = _Clock(time_limit)
     parts = component_values(position, time_limit=time_limit)
+    clock.count = len(parts)
     total = ZERO
     for _, g in parts:
         total = total + g
+        clock.check()   # the sum of many large parts takes time too
     return ValueResult(total, total.outcome, total.atomic_weight(), total.temperature,
                        time.perf_counter() - t0, parts)
 
