@@ -204,3 +204,28 @@ def test_cli_reduce_graph_and_errors(capsys, tmp_path):
     code, out, err = run_cli(capsys, "solitaire", "reduce", "5x6", "--svg", str(svg),
                              "--no-moves")
     assert code == 0 and svg.read_text().count('<g class="board"') == 9
+
+
+# -- the build step: python -m clobbermania.solitaire.checkerboard -----------------------------
+
+def test_entry_point_verifies_the_stored_table(capsys):
+    # the module's entry point replays the stored table's plans with the reference rules
+    assert cb.main(["--verify-only", "--max-side", "6", "--odd-side", "7"]) == 0
+    out = capsys.readouterr().out
+    # 25 boards of sides 2..6, 6 long bands, 3x7, 5x7 and 7x7; both first colours
+    assert "68 plans replayed by the reference rules: all reach the optimum" in out
+
+
+def test_entry_point_fails_on_a_damaged_table(capsys, monkeypatch):
+    # every carry gadget's moves dropped: the plans no longer reduce the boards
+    table = cb.gadget_table()
+    damaged = {key: [[left, []] for left, _moves in outcomes]
+               for key, outcomes in table["carry"].items()}
+    monkeypatch.setattr(cb._TABLE, "carry", damaged)
+    cb._OUTCOMES.clear()
+    try:
+        assert cb.main(["--verify-only", "--max-side", "4", "--odd-side", "3"]) == 1
+    finally:
+        cb._OUTCOMES.clear()
+    out = capsys.readouterr().out
+    assert "FAIL 2x2, black first" in out and "plans replayed by the reference rules" in out

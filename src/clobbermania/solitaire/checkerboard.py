@@ -46,12 +46,14 @@ The carry gadgets, the endgames and the odd automaton are found once by breadth-
 search (over at most seven and fourteen stones; the automaton from the sweeps of every
 board with odd sides up to 41, keeping only the states those sweeps pass through) by
 :func:`build_gadget_table`, run as ``python -m clobbermania.solitaire.checkerboard``, and
-stored in ``data/checkerboard_gadgets.json``. At run time nothing is searched: the plans
-only chain stored entries by dynamic programming (a missing carry gadget or endgame is an
-error; a missing odd step just closes that way through). Every answer is linear in nm: a
-1000 x 1000 board is planned in about two seconds. :func:`reduce_checkerboard` replays
-nothing itself; callers check the answer with :func:`clobbermania.solitaire.replay` (the
-CLI and the tests do).
+stored in ``data/checkerboard_gadgets.json``; the same command with ``--check`` rebuilds it
+and compares (about 45 s of CPU: identical), and each run replays the plans of all 826
+boards and first colours it was built from (:func:`verify_gadget_table`). At run time
+nothing is searched: the plans only chain stored entries by dynamic programming (a missing
+carry gadget or endgame is an error; a missing odd step just closes that way through).
+Every answer is linear in nm: a 1000 x 1000 board is planned in about two seconds.
+:func:`reduce_checkerboard` replays nothing itself; callers check the answer with
+:func:`clobbermania.solitaire.replay` (the CLI and the tests do).
 
 >>> from clobbermania.stones import Position, BLACK, WHITE
 >>> from clobbermania.solitaire import replay
@@ -1000,18 +1002,9 @@ def build_gadget_table(max_side: int = 16) -> dict:
     _OddBuild.states, _OddBuild.keys, _OddBuild.end_keys = set(), set(), set()
     _TABLE.search_missing = True
     try:
-        for n in range(2, max_side + 1):
-            for m in range(2, max_side + 1):
-                for first in (BLACK, WHITE):
-                    reduce_checkerboard(n, m, first)
-        for n, m in ((2, 41), (41, 2), (3, 40), (40, 3), (30, 31), (31, 30)):
-            for first in (BLACK, WHITE):  # longer bands: the same shapes, checked
+        for n, m in _build_boards(max_side):
+            for first in (BLACK, WHITE):
                 reduce_checkerboard(n, m, first)
-        # odd boards: every pair of odd sides to ODD_BUILD_SIDE, for the odd automaton
-        for n in range(3, ODD_BUILD_SIDE + 1, 2):
-            for m in range(n, ODD_BUILD_SIDE + 1, 2):
-                for first in (BLACK, WHITE):
-                    reduce_checkerboard(n, m, first)
         _TABLE.odd, _TABLE.odd_end = _odd_automaton()
     finally:
         _TABLE.search_missing = False
@@ -1020,14 +1013,102 @@ def build_gadget_table(max_side: int = 16) -> dict:
             "odd": _TABLE.odd, "odd_end": _TABLE.odd_end}
 
 
-if __name__ == "__main__":  # pragma: no cover - build step
-    table = build_gadget_table()
-    _DATA.parent.mkdir(exist_ok=True)
-    _DATA.write_text(json.dumps(table, separators=(",", ":")))
-    steps = sum(len(steps) for entry in table["odd"].values() for steps in entry.values())
-    print(f"{len(table['carry'])} carry gadgets, {len(table['endgame'])} endgames, "
-          f"odd automaton: {len(table['odd'])} keys, {len(_OddBuild.states)} states, "
-          f"{steps} steps -> {_DATA}")
+def _build_boards(max_side: int, odd_side: int = ODD_BUILD_SIDE) -> list[tuple[int, int]]:
+    """The boards :func:`build_gadget_table` plans (and :func:`verify_gadget_table`
+    replays), in that order: every n x m with sides 2..max_side, a few longer bands (the
+    same shapes, checked), and every board with odd sides up to ``odd_side`` (for the odd
+    automaton)."""
+    boards = [(n, m) for n in range(2, max_side + 1) for m in range(2, max_side + 1)]
+    boards += [(2, 41), (41, 2), (3, 40), (40, 3), (30, 31), (31, 30)]
+    boards += [(n, m) for n in range(3, odd_side + 1, 2) for m in range(n, odd_side + 1, 2)]
+    return list(dict.fromkeys(boards))
 
 
-__all__ = ["reduce_checkerboard", "optimum_stones", "gadget_table", "build_gadget_table"]
+def verify_gadget_table(max_side: int = 16,
+                        odd_side: int = ODD_BUILD_SIDE) -> tuple[int, list[str]]:
+    """Replay the plan of every board the table was built from (with the defaults; smaller
+    sides check a subset), both first colours, with the reference rules
+    (:func:`clobbermania.solitaire.replay`, which shares nothing with the gadget search):
+    each must be legal, alternate colours and end with :func:`optimum_stones` stones.
+    Uses the table in memory (the stored one unless :func:`build_gadget_table` just ran).
+    Returns (boards checked, failures).
+
+    >>> verify_gadget_table(4, 5)
+    (34, [])
+    """
+    from .rules import replay
+
+    failures: list[str] = []
+    checked = 0
+    for n, m in _build_boards(max_side, odd_side):
+        for first in (BLACK, WHITE):
+            checked += 1
+            name = f"{n}x{m}, {'black' if first == BLACK else 'white'} first"
+            try:
+                moves = reduce_checkerboard(n, m, first)
+            except UnsupportedError as e:
+                failures.append(f"{name}: no plan ({e})")
+                continue
+            r = replay(Position.checkerboard(n, m), moves, first=first)
+            want = optimum_stones(n, m, first)
+            if not r.valid:
+                failures.append(f"{name}: illegal plan ({r.error})")
+            elif r.stones_left != want:
+                failures.append(f"{name}: {r.stones_left} stones left, not {want}")
+    return checked, failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m clobbermania.solitaire.checkerboard``: rebuild the stored gadget table
+    by search and write it to ``data/checkerboard_gadgets.json`` (``--check``: compare
+    with the stored file and write nothing; ``--verify-only``: no search), then replay
+    every board's plan (:func:`verify_gadget_table`). Exit status 0 when all holds, 1 on
+    a difference or a failed replay."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m clobbermania.solitaire.checkerboard",
+                                     description=main.__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="rebuild and compare with the stored table; write nothing")
+    mode.add_argument("--verify-only", action="store_true",
+                      help="replay the plans of the stored table; no search")
+    parser.add_argument("--max-side", type=int, default=16, metavar="N",
+                        help="verify every board with sides 2..N (default 16, the build's)")
+    parser.add_argument("--odd-side", type=int, default=ODD_BUILD_SIDE, metavar="N",
+                        help=f"and every board with odd sides up to N (default "
+                             f"{ODD_BUILD_SIDE}, the build's)")
+    args = parser.parse_args(argv)
+    status = 0
+    if not args.verify_only:
+        table = build_gadget_table()
+        text = json.dumps(table, separators=(",", ":"))
+        steps = sum(len(steps) for entry in table["odd"].values() for steps in entry.values())
+        print(f"built {len(table['carry'])} carry gadgets, {len(table['endgame'])} endgames, "
+              f"odd automaton: {len(table['odd'])} keys, {len(_OddBuild.states)} states, "
+              f"{steps} steps")
+        if args.check:
+            stored = json.loads(_DATA.read_text()) if _DATA.exists() else None
+            if stored == json.loads(text):
+                print(f"identical to the stored table {_DATA}")
+            else:
+                print(f"DIFFERS from the stored table {_DATA}")
+                status = 1
+        else:
+            _DATA.parent.mkdir(exist_ok=True)
+            _DATA.write_text(text)
+            print(f"written to {_DATA}")
+    checked, failures = verify_gadget_table(args.max_side, args.odd_side)
+    for failure in failures[:20]:
+        print("FAIL", failure)
+    print(f"{checked} plans replayed by the reference rules: "
+          + ("all reach the optimum" if not failures else f"{len(failures)} FAIL"))
+    return 1 if failures else status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["reduce_checkerboard", "optimum_stones", "gadget_table", "build_gadget_table",
+           "verify_gadget_table"]
