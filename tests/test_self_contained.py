@@ -16,6 +16,8 @@ SKIPPED_DIRS = {"__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache"}
 #: pathlib), or any absolute path under /work/.
 OUTSIDE = re.compile(r"\.\./shared|shared/data|/work/"
                      r"""|["']shared["']\s*/\s*["']data["']""")
+#: A guard that the text is absent (``"../shared" not in text``) names no path.
+GUARD = re.compile(r"""["'][^"']*["']\s+not\s+in\b""")
 
 
 def _files(root: Path) -> list[Path]:
@@ -44,7 +46,7 @@ def _outside_mentions(root: Path, exclude: set[Path]) -> list[str]:
         except UnicodeDecodeError:
             continue  # binary
         for i, line in enumerate(text.splitlines(), 1):
-            if OUTSIDE.search(line):
+            if OUTSIDE.search(line) and not GUARD.search(line):
                 hits.append(f"{p.relative_to(root)}:{i}: {line.strip()}")
     return hits
 
@@ -63,6 +65,7 @@ def test_the_scan_finds_a_path_outside(tmp_path):
     (tmp_path / "src" / "a.py").write_text('X = "../shared/data/mcgs"\n')
     (tmp_path / "tests" / "b.py").write_text('Y = ROOT.parent / "shared" / "data"\n')
     (tmp_path / "tests" / "c.txt").write_text("see /work/main/notes\n")
+    (tmp_path / "tests" / "guard.py").write_text('assert "../shared" not in text\n')
     cache = tmp_path / "src" / "__pycache__"
     cache.mkdir()
     (cache / "d.txt").write_text("/work/ in a cache is ignored\n")
