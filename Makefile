@@ -32,6 +32,7 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed

@@ -406,3 +406,25 @@ def test_errors():
     ok = Board.from_edges(4, hypercube(2).edges(), name="q")
     r = reduce_hamming(Position.from_string("xoox", ok), sizes=(2, 2), to=0)
     assert replay(Position.from_string("xoox", ok), r, free=True).valid
+
+
+# -- `reproduce hamming`: the reducer's claims (in reproduce/, not in the library) -----------
+
+def test_reducer_claims_live_in_reproduce_and_fail_honestly(monkeypatch):
+    from clobbermania.reproduce import hamming as rh
+
+    assert not hasattr(H, "hamming_claims")  # one definition: reproduce.hamming_claims
+    good = rh._one_stone_everywhere("K3", (3,))
+    assert good.status == "pass" and "all 24 cases" in good.detail  # 3 vertices x 4 colourings x 2
+    assert rh._cube_claim(2).status == "pass"
+    # a reducer whose output does not replay to one stone, or that refuses: FAIL, no traceback
+    monkeypatch.setattr(rh, "reduce_hamming", lambda p, v, c: [])
+    bad = rh._one_stone_everywhere("K3", (3,))
+    assert bad.status == "fail" and bad.detail.startswith("fails on ")
+    assert rh._cube_claim(2).status == "fail"
+
+    def refuse(p, v, c):
+        raise UnsupportedError("refused")
+
+    monkeypatch.setattr(rh, "reduce_hamming", refuse)
+    assert rh._one_stone_everywhere("K3", (3,)).status == "fail"

@@ -16,7 +16,7 @@ import pytest
 from brute_force import BruteForce
 from cli_runner import run_cli as run
 
-from clobbermania.errors import BoardError, NotationError, UnsupportedError
+from clobbermania.errors import BoardError, IllegalMoveError, NotationError, UnsupportedError
 from clobbermania.graphs import complete, cycle, hamming, hypercube, path
 from clobbermania.reproduce import REGISTRY, run_claims
 from clobbermania.solitaire import replay, solve
@@ -360,3 +360,49 @@ def test_reproduce_hamming_registered_and_small_claims_pass():
     claims = list(itertools.islice(run_claims("hamming"), 19))  # everything before Q4
     assert claims[-1].name.startswith("Prop 6 census: Q3")
     assert all(c.passed for c in claims), [c for c in claims if not c.passed]
+
+
+# -- witnesses are checked, not asserted ------------------------------------------------------
+
+def test_joker_witness_replay_raises_on_a_bad_witness():
+    from clobbermania.solitaire.reducibility import JokerWitness
+    from clobbermania.stones import Move
+
+    p = Position.from_string("xxo", path(3))
+    assert JokerWitness((), 1, (Move(0, 1), Move(1, 2))).replay(p).text() == "..x"
+    with pytest.raises(IllegalMoveError, match="flips vertex 1, which is empty"):
+        JokerWitness((Move(1, 2),), 1, ()).replay(p)
+    with pytest.raises(IllegalMoveError, match="before the flip"):
+        JokerWitness((Move(0, 1),), None, ()).replay(p)  # x takes x: not a capture
+    with pytest.raises(IllegalMoveError, match="after the flip"):
+        JokerWitness((), None, (Move(0, 2),)).replay(p)  # 0 and 2 are not adjacent
+
+
+@pytest.mark.parametrize("prop, method", [("strong1", "witness_singleton"),
+                                          ("strong2", "witness_pair"),
+                                          ("1-reducible", "witness_min")])
+def test_reproduce_hamming_fails_on_a_bad_witness(monkeypatch, prop, method):
+    # a table whose witnesses do not replay makes the claim FAIL (no AssertionError, and
+    # the same under python -O, since the checks are plain conditions)
+    from clobbermania.reproduce import hamming as rh
+
+    board = complete(4) if prop != "strong2" else hypercube(2)
+    good = rh._property_claim("good", board, prop, True)
+    assert good.status == "pass" and "random witnesses replayed" in good.detail
+    monkeypatch.setattr(ReducibilityTable, method, lambda self, p, *args: [])
+    bad = rh._property_claim("bad", board, prop, True)
+    assert bad.status == "fail" and not bad.passed
+    assert "fails the reference replay" in bad.detail
+
+
+def test_reproduce_hamming_fails_on_a_bad_joker_witness(monkeypatch):
+    from clobbermania.reproduce import hamming as rh
+    from clobbermania.solitaire.reducibility import JokerWitness
+
+    board = hypercube(2)
+    assert rh._property_claim("good", board, "strong1-joker", True).status == "pass"
+    # flips a vertex the play has just emptied: an illegal witness, caught as a FAIL
+    monkeypatch.setattr(ReducibilityTable, "witness_joker",
+                        lambda self, p, v, c: JokerWitness((p.moves()[0],), p.moves()[0].src, ()))
+    bad = rh._property_claim("bad", board, "strong1-joker", True)
+    assert bad.status == "fail" and "which is empty" in bad.detail

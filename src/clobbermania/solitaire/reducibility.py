@@ -65,7 +65,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from ..errors import BoardError, NotationError, UnsupportedError
+from ..errors import BoardError, IllegalMoveError, NotationError, UnsupportedError
 from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position, opponent
 from .rules import replay
 
@@ -425,15 +425,34 @@ class JokerWitness:
     after: tuple[Move, ...]
 
     def replay(self, position: Position) -> Position:
-        """The final position; raises AssertionError if a part is not a legal SC2 play."""
+        """The final position, each part checked by the reference rules; raises
+        :class:`~clobbermania.errors.IllegalMoveError` if a part is not a legal SC2 play or
+        the joker would flip an empty vertex.
+
+        >>> from clobbermania.graphs import path
+        >>> p = Position.from_string("xxo", path(3))
+        >>> JokerWitness((), 1, (Move(0, 1), Move(1, 2))).replay(p).text()
+        '..x'
+        >>> try:
+        ...     JokerWitness((Move(1, 2),), 1, ()).replay(p)
+        ... except IllegalMoveError as e:
+        ...     print(e)
+        the joker witness flips vertex 1, which is empty after its first 1 moves
+        """
         r = replay(position, self.before, free=True)
-        assert r.valid, r.error
+        if not r.valid:
+            raise IllegalMoveError(f"the joker witness's moves before the flip are not a "
+                                   f"legal SC2 play: {r.error}")
         p = r.final
         if self.flipped is not None:
-            assert p.cells[self.flipped] != EMPTY, "the joker flips a stone"
+            if not 0 <= self.flipped < p.board.n or p.cells[self.flipped] == EMPTY:
+                raise IllegalMoveError(f"the joker witness flips vertex {self.flipped}, which "
+                                       f"is empty after its first {len(self.before)} moves")
             p = _flip(p, self.flipped)
         r = replay(p, self.after, free=True)
-        assert r.valid, r.error
+        if not r.valid:
+            raise IllegalMoveError(f"the joker witness's moves after the flip are not a "
+                                   f"legal SC2 play: {r.error}")
         return r.final
 
 
