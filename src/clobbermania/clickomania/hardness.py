@@ -111,8 +111,8 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import NotationError, UnsupportedError
-from .rules import Board, replay
+from ..errors import ClobbermaniaError, NotationError, UnsupportedError
+from .rules import Board
 
 #: The colours of the two-column puzzle.
 ITEM, INERT_1, INERT_2, KEY, BASE = 0, 1, 2, 3, 4
@@ -173,6 +173,10 @@ class HardnessResult:
 
 # -- 3-partition ---------------------------------------------------------------------------
 
+#: Digits a number of an instance may have (the puzzles are unary in the numbers: any
+#: number past MAX_PUZZLE_ROWS is refused anyway, this keeps the arithmetic small).
+MAX_DIGITS = 18
+
 def parse_numbers(text: str | Iterable[int]) -> list[int]:
     """``"4,4,5,4,4,5"`` (commas or spaces) or a sequence -> list of ints.
 
@@ -186,13 +190,19 @@ def parse_numbers(text: str | Iterable[int]) -> list[int]:
         out = []
         for p in parts:
             if not re.fullmatch(r"[+-]?\d+", p):
-                raise NotationError(f"{p!r} is not a whole number")
+                raise NotationError(f"{p[:40]!r} is not a whole number")
+            if len(p.lstrip("+-")) > MAX_DIGITS:
+                raise UnsupportedError(f"the number {p[:20]}... has more than {MAX_DIGITS} "
+                                       "digits; the numbers are at most 10^18")
             out.append(int(p))
         return out
     out = []
     for x in text:
         if isinstance(x, bool) or int(x) != x:
             raise NotationError(f"{x!r} is not a whole number")
+        if abs(int(x)) > 10 ** MAX_DIGITS:
+            raise UnsupportedError(f"the number {int(x)} is over 10^18; the numbers are at "
+                                   "most 10^18")
         out.append(int(x))
     return out
 
@@ -280,6 +290,33 @@ def _w_color(i: int) -> int:
     return INERT_1 if i % 2 == 0 else INERT_2
 
 
+#: The tallest 3-partition puzzle built: the witness replay takes time quadratic in the
+#: rows (20,000 rows: about 2 s CPU).
+MAX_PUZZLE_ROWS = 20_000
+
+
+def puzzle_rows_3partition(numbers: str | Iterable[int], scale: int | None = None) -> int:
+    """The rows of :func:`from_3partition`'s puzzle, computed without building it: the
+    items (K a_i each), 3m - 1 separators, m keys, m - 1 spacers of Kt + 1 and the cap.
+
+    >>> puzzle_rows_3partition([4, 4, 5, 4, 4, 5])
+    170
+    """
+    a, m, t = check_3partition(numbers)
+    k = max(1, 2 * m - 1) if scale is None else scale
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise NotationError(f"the scale must be a positive integer, not {scale!r}")
+    n = 3 * m
+    return k * sum(a) + 2 * (n - 1) + m + 2 * (m - 1) * (k * t + 1)
+
+
+def _check_rows(rows: int, what: str) -> None:
+    if rows > MAX_PUZZLE_ROWS:
+        raise UnsupportedError(f"the puzzle of this {what} would have {rows:,} rows; the "
+                               f"3-partition puzzles are built up to {MAX_PUZZLE_ROWS:,} "
+                               "rows (the puzzle is unary in the numbers)")
+
+
 def from_3partition(numbers: str | Iterable[int], scale: int | None = None) -> Construction:
     """The two-column, five-colour puzzle of a 3-partition instance (module docstring).
 
@@ -297,8 +334,7 @@ def from_3partition(numbers: str | Iterable[int], scale: int | None = None) -> C
     n = 3 * m
     needed = max(1, 2 * m - 1)
     k = needed if scale is None else scale
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise NotationError(f"the scale must be a positive integer, not {scale!r}")
+    _check_rows(puzzle_rows_3partition(a, k), "3-partition instance")
     left: list[int] = []
     word: list[int] = []
     parts: list[tuple[str, int, int]] = []  # (name, first height, length) in L
@@ -363,6 +399,7 @@ def witness_from_partition(numbers: str | Iterable[int],
     3-partition given as triples of values (as :func:`find_3partition` returns), for the
     puzzle of the same ``scale``.
 
+    >>> from clobbermania.clickomania.rules import replay
     >>> moves = witness_from_partition([2, 2, 2], [[2, 2, 2]])
     >>> moves
     ['a5', 'a8', 'a11', 'a9', 'b11', 'a10', 'a11']
@@ -424,7 +461,14 @@ def reduce_with_certificate(construction: Construction, find_certificate, build_
     verified = False
     if certificate is not None:
         moves = build_witness(certificate)
-        verified = replay(construction.board, moves)[-1].is_cleared
+        board = construction.board
+        for i, m in enumerate(moves, start=1):  # one board at a time (replay keeps them all)
+            try:
+                board = board.click(m)
+            except ClobbermaniaError as exc:  # pragma: no cover - the theorem says no
+                raise AssertionError(f"the witness built from the {what} has an illegal "
+                                     f"click {i} ({m}): {exc}") from None
+        verified = board.is_cleared
         if not verified:  # pragma: no cover - the theorem says this cannot happen
             raise AssertionError(f"the witness built from the {what} did not clear")
     return HardnessResult(construction, certificate, known, moves, verified,
@@ -451,4 +495,4 @@ def reduce_3partition(numbers: str | Iterable[int], time_limit: float | None = 1
 
 __all__ = ["Construction", "HardnessResult", "parse_numbers", "check_3partition",
            "find_3partition", "from_3partition", "witness_from_partition",
-           "reduce_3partition"]
+           "reduce_3partition", "puzzle_rows_3partition", "MAX_PUZZLE_ROWS"]

@@ -113,13 +113,16 @@ from __future__ import annotations
 
 import time
 
-from ..errors import NotationError
+from ..errors import NotationError, UnsupportedError
 from .hardness import Construction, HardnessResult, reduce_with_certificate
 from .rules import Board
 from .sat import Formula, check_clause_lengths, dpll, load_formula, parse_formula
 
 #: The colours of the puzzle.
 ITEM, L_INERT, KEY, R_INERT = 0, (1, 2), 3, (4, 5)
+#: The tallest 3-SAT puzzle built: building the witness and replaying it take time
+#: quadratic in the rows (8,000 rows: about 4 s CPU).
+MAX_PUZZLE_ROWS = 8_000
 #: Letters of Q between consecutive clean-up pairs (room for the parity steps).
 _CLEANUP_GAP = 8
 
@@ -154,6 +157,16 @@ def _layout(f: Formula, scale: int | None):
     z_min_needed = total_lits + (_CLEANUP_GAP + 4) * n_clean + m + 4
     u1 = max(x_total + -(-z_min_needed // k), -(-(lattice_height + 1) // k))
     u = [u1 + j * d for j in range(m)]
+    top = k * x_total + 2 * m + 8  # so that the cap starts above every gate
+    # the left column (the taller): items, inert letters and keys up to the top spacer,
+    # then the cap (W reversed, with the clean-up extras)
+    below_cap = k * u[-1] + 1 + top
+    w_total = below_cap - n * k * (2 * a + 1) - m
+    rows = below_cap + w_total + 4 * n_clean
+    if rows > MAX_PUZZLE_ROWS:
+        raise UnsupportedError(f"the puzzle of this formula would have {rows:,} rows; the "
+                               f"3-SAT puzzles are built up to {MAX_PUZZLE_ROWS:,} "
+                               "rows (the rows grow as the square of variables times clauses)")
     left: list[tuple[int, tuple]] = []
     word: list[int] = []  # W's letters, bottom to top
 
@@ -175,7 +188,6 @@ def _layout(f: Formula, scale: int | None):
         key_heights.append(len(left))
         letters_above.append(len(word))  # letters below k_j for now; fixed up below
         left.append((KEY, ("key", j + 1)))
-    top = k * x_total + 2 * m + 8  # so that the cap starts above every gate
     inert(top, ("spacer", m))
     w_len = len(word)
     letters_above = [w_len - x for x in letters_above]
@@ -410,4 +422,4 @@ def reduce_3sat(formula: Formula | str, time_limit: float | None = 10.0,
 
 
 __all__ = ["state_value", "from_3sat", "witness_from_assignment", "reduce_3sat",
-           "parse_formula"]
+           "parse_formula", "MAX_PUZZLE_ROWS"]

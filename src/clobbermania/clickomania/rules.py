@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -314,9 +315,17 @@ class Board:
             raise IllegalMoveError(f"the block at {self.square_name(g.square)} is alone: "
                                    "only a group of two or more blocks can be clicked")
         H = self.height
-        gone = {(c, H - 1 - r) for r, c in g.squares}
-        cols = [tuple(x for h, x in enumerate(col) if (c, h) not in gone)
-                for c, col in enumerate(self.columns)]
+        gone: dict[int, list[int]] = {}  # column -> heights of the group's blocks
+        for r, c in g.squares:
+            gone.setdefault(c, []).append(H - 1 - r)
+        cols = []
+        for c, col in enumerate(self.columns):
+            if c in gone:  # the blocks between the removed ones, joined (they fall)
+                cuts = sorted(gone[c])
+                pieces = [col[a + 1:b] for a, b in zip([-1] + cuts, cuts + [len(col)],
+                                                        strict=True)]
+                col = tuple(chain.from_iterable(pieces))
+            cols.append(col)
         return Board(tuple(col for col in cols if col), H, self.width)
 
     # -- pictures ----------------------------------------------------------------------
