@@ -9,7 +9,6 @@ import time
 import click
 
 from ..clobber.impartial import GrundyTimeout, choose_move, grundy_value
-from ..errors import ClobbermaniaError
 from ..render import text_drawing
 from ._common import check_time_limit, emit_json, load_position, play_in_terminal
 
@@ -21,12 +20,8 @@ GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:
 def open_db(db_dir: str | None):
     """The row database of ``--db``; without it, the default one when it has been built
     there (else None: every part is searched)."""
-    try:
-        from ..clobber.rowdb import RowDatabase, RowDatabaseError
-    except ImportError:  # a checkout without the database module: search only
-        if db_dir is not None:
-            raise ClobbermaniaError("this installation has no row database module") from None
-        return None
+    from ..clobber.rowdb import RowDatabase, RowDatabaseError
+
     if db_dir is not None:
         return RowDatabase.open(db_dir)
     try:
