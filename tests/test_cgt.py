@@ -370,7 +370,10 @@ def test_reduced_canonical_form():
     ("{", "never closed"), ("", "empty"), ("{0|1", "never closed"), ("1 +", "ends too early"),
     ("{0,|1}", "option is missing"), ("(1", "')' expected"), ("1 2", "'2' at position 3"),
     ("1/0", "divides by zero"), ("{0|2/0}", "2/0 at position 4 divides by zero"),
-    ("100001", "out of range"), ("1/" + str(2 ** 257), "out of range"),
+    ("1" * 1001, "1,001 digits, more than the limit of 1,000"),
+    ("*" + "9" * 1001, "1,001 digits"), ("^" + "9" * 1001, "1,001 digits"),
+    ("1+" * 5000 + "1", "10,001 characters, more than the limit of 10,000"),
+    ("{" * 201 + "|" + "}" * 201, "deeper than the limit of 200"),
 ])
 def test_parse_errors(text, fragment):
     with pytest.raises(NotationError, match=fragment.replace("(", r"\(").replace(")", r"\)")):

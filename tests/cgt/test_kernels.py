@@ -8,8 +8,6 @@ numbers, nimbers, ups, switches and general games of birthday up to 4 or so.
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from fractions import Fraction
 from functools import cache
 
@@ -116,24 +114,16 @@ def test_rehash_keeps_entries():
     assert G._k._memo_get(nk, nv, 12345) == -1
 
 
-def test_number_not_exact_as_float_turns_kernels_off():
-    # in a fresh process: x = 1 + 2^-60 is no float, so the kernels stand down and the
-    # plain code answers (a game with x as its number part compared to others)
-    code = (
-        "from fractions import Fraction\n"
-        "from clobbermania.cgt import Game, number, UP, STAR\n"
-        "from clobbermania.cgt import game as G\n"
-        "a = Game.from_options([UP], [STAR])\n"
-        "assert G._fast\n"
-        "x = number(Fraction(2**60 + 1, 2**60))\n"
-        "assert not G._fast\n"
-        "g = Game.from_options([x], [a])\n"
-        "print(x > 1, g > 1, g.compare(number(2)),\n"
-        "      Game.from_options([0, STAR], [0]) is UP + STAR)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == ["True", "False", "<", "True"]   # g = {x | a} is hot: g || 1
+def test_number_not_exact_as_float_is_kept_as_a_tag():
+    # x = 1 + 2^-60 is no float: it is kept as its tag, the kernels stay on for the other
+    # games, and games with x as a follower are answered by the plain code
+    x = number(Fraction(2**60 + 1, 2**60))
+    assert G._left[x.id] is None and G._sym[x.id] and G._fast
+    a = Game.from_options([UP], [STAR])
+    g = Game.from_options([x], [a])
+    assert G._sym[g.id] and not G._sym[a.id]
+    assert (x > 1, g > 1, g.compare(number(2))) == (True, False, "<")   # g = {x | a} || 1
+    assert g.compare(1) == "||" and Game.from_options([0, STAR], [0]) is UP + STAR
 
 
 def test_sorted_distinct_equals_numpy_unique():

@@ -37,41 +37,41 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._bits import mix64
+
 EMPTY = np.int64(-1)
-_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True, inline="always")
 def _slot(key, mask):
-    k = np.uint64(key) * _MIX
-    return np.int64((k ^ (k >> np.uint64(29))) & np.uint64(mask))
+    return np.int64(mix64(np.uint64(key)) & np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
+def _place(keys, key):
+    """The slot of ``key`` in the open-addressing table ``keys``, or of the free slot where
+    it would go (the tables are never full)."""
+    mask = keys.shape[0] - 1
+    i = _slot(key, mask)
+    while keys[i] != EMPTY and keys[i] != key:
+        i = (i + 1) & mask
+    return i
 
 
 @njit(cache=True)
 def _memo_get(mkeys, mvals, key):
-    """-1 when absent, else 0/1."""
-    mask = mkeys.shape[0] - 1
-    i = _slot(key, mask)
-    while True:
-        k = mkeys[i]
-        if k == key:
-            return np.int64(mvals[i])
-        if k == EMPTY:
-            return np.int64(-1)
-        i = (i + 1) & mask
+    """-1 when absent, else 0/1 (also the lookup of the sums table)."""
+    i = _place(mkeys, key)
+    return np.int64(-1) if mkeys[i] == EMPTY else np.int64(mvals[i])
 
 
 @njit(cache=True)
 def _memo_put(mkeys, mvals, mcount, key, value):
-    size = mkeys.shape[0]
-    if mcount[0] * 4 >= size * 3:
+    if mcount[0] * 4 >= mkeys.shape[0] * 3:
         return                      # full enough: stay exact, stop memoising
-    mask = size - 1
-    i = _slot(key, mask)
-    while mkeys[i] != EMPTY:
-        if mkeys[i] == key:
-            return
-        i = (i + 1) & mask
+    i = _place(mkeys, key)
+    if mkeys[i] == key:
+        return
     mkeys[i] = key
     mvals[i] = value
     mcount[0] += 1
@@ -79,17 +79,14 @@ def _memo_put(mkeys, mvals, mcount, key, value):
 
 @njit(cache=True)
 def rehash(mkeys, mvals, new_size):
-    """A memo table of ``new_size`` slots (a power of two) holding the same entries."""
+    """A table of ``new_size`` slots (a power of two) holding the same entries (the memo
+    and the sums tables)."""
     nk = np.full(new_size, EMPTY, np.int64)
-    nv = np.zeros(new_size, np.int8)
-    mask = new_size - 1
+    nv = np.zeros(new_size, mvals.dtype)
     for j in range(mkeys.shape[0]):
-        key = mkeys[j]
-        if key != EMPTY:
-            i = _slot(key, mask)
-            while nk[i] != EMPTY:
-                i = (i + 1) & mask
-            nk[i] = key
+        if mkeys[j] != EMPTY:
+            i = _place(nk, mkeys[j])
+            nk[i] = mkeys[j]
             nv[i] = mvals[j]
     return nk, nv
 
@@ -386,16 +383,7 @@ def sum_get(skeys, svals, g, h):
     """The id of G + H when known, else -1."""
     if g > h:
         g, h = h, g
-    key = (g << 32) | h
-    mask = skeys.shape[0] - 1
-    i = _slot(key, mask)
-    while True:
-        k = skeys[i]
-        if k == key:
-            return svals[i]
-        if k == EMPTY:
-            return np.int64(-1)
-        i = (i + 1) & mask
+    return _memo_get(skeys, svals, (g << 32) | h)
 
 
 @njit(cache=True)
@@ -404,28 +392,12 @@ def sum_put(skeys, svals, g, h, value):
     if g > h:
         g, h = h, g
     key = (g << 32) | h
-    mask = skeys.shape[0] - 1
-    i = _slot(key, mask)
-    while skeys[i] != EMPTY and skeys[i] != key:
-        i = (i + 1) & mask
+    i = _place(skeys, key)
     skeys[i] = key
     svals[i] = value
 
 
-@njit(cache=True)
-def sum_rehash(skeys, svals, new_size):
-    nk = np.full(new_size, EMPTY, np.int64)
-    nv = np.zeros(new_size, np.int64)
-    mask = new_size - 1
-    for j in range(skeys.shape[0]):
-        key = skeys[j]
-        if key != EMPTY:
-            i = _slot(key, mask)
-            while nk[i] != EMPTY:
-                i = (i + 1) & mask
-            nk[i] = key
-            nv[i] = svals[j]
-    return nk, nv
+sum_rehash = rehash
 
 
 # --- the intern table, mirrored: canonical option lists -> id --------------------------
@@ -436,12 +408,10 @@ def sum_rehash(skeys, svals, new_size):
 def _options_hash(L, R):
     k = np.uint64(0x243F6A8885A308D3)
     for x in L:
-        k = (k ^ np.uint64(x)) * _MIX
-        k ^= k >> np.uint64(29)
-    k = (k ^ np.uint64(0xFFFFFFFF)) * _MIX          # the bar between the sides
+        k = mix64(k ^ np.uint64(x))
+    k = mix64(k ^ np.uint64(0xFFFFFFFF))          # the bar between the sides
     for x in R:
-        k = (k ^ np.uint64(x)) * _MIX
-        k ^= k >> np.uint64(29)
+        k = mix64(k ^ np.uint64(x))
     return np.int64(k & np.uint64(0x7FFFFFFFFFFFFFFF))
 
 

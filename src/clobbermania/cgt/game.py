@@ -39,7 +39,10 @@ True
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+import time
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Union
 
@@ -49,6 +52,106 @@ from ..errors import UnsupportedError
 from . import _cgt_kernels as _k
 
 Nus = tuple[Fraction, int, int]
+
+# --- limits (see docs/limits.md, section cgt) --------------------------------------------
+#: A number-up-star x + u.^ + *n is built with explicit options (as the kernels need them)
+#: only while it is small: |x| <= EXPLICIT_INTEGER with a denominator up to
+#: 2^EXPLICIT_BITS (so every explicit number is exactly a float), |u| <= EXPLICIT_UPS and
+#: n <= EXPLICIT_NIMBER. Any other is kept as its tag alone, in O(1) memory.
+EXPLICIT_INTEGER = 256
+EXPLICIT_BITS = 48
+EXPLICIT_UPS = 256
+EXPLICIT_NIMBER = 64
+#: The most options listed at once for a number-up-star kept as a tag (x + *n has n options
+#: a side): past that an operation that needs them is refused.
+MAX_OPTIONS = 10_000
+#: A sum of a game that is not a number-up-star with x + u.^ + *n kept as its tag lists
+#: n + 1 options and a chain of |u| sums, each of them canonicalised: refused past
+#: |u| or n = MAX_SUM_TAG (the same for the reduced canonical form of such a game).
+MAX_SUM_TAG = 256
+#: The deepest recursion of the plain Python code (comparisons, sums, simplification along a
+#: game tree); past that the operation is refused rather than overflowing the stack.
+MAX_DEPTH = 4_000
+#: The most distinct games the table holds (about 1 kB each with their memo entries).
+MAX_TABLE = 4_000_000
+#: Python memo tables (sums, negatives, comparisons, canonical forms) are emptied when one
+#: passes this many entries (results stay exact, only slower).
+MAX_MEMO = 2_000_000
+
+
+class TimeLimitReached(UnsupportedError):
+    """The time limit set by :func:`time_limit` ran out during a computation."""
+
+
+_deadline: float | None = None
+_limit_seconds: float = 0.0
+_ticks = 0
+
+
+def _check_clock() -> None:
+    """Raise TimeLimitReached when the deadline has passed, and keep the memos bounded
+    (called every 1024 ticks)."""
+    if _deadline is not None and time.perf_counter() > _deadline:
+        raise TimeLimitReached(f"the time limit of {_limit_seconds:g} s was reached before "
+                               f"the canonical form was found")
+    for memo in (_le_memo, _sum_memo, _neg_memo, _canon_memo, _profile_memo):
+        if len(memo) > MAX_MEMO:
+            memo.clear()
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Within the block, every operation of the engine checks the clock (in its Python
+    loops, about every millisecond) and raises :class:`TimeLimitReached` once ``seconds``
+    have passed (None: no limit). The table stays consistent after a time-out.
+
+    >>> with time_limit(5):
+    ...     print(Game("*99999999") + Game("*3"))
+    *99999996
+    """
+    global _deadline, _limit_seconds
+    old = (_deadline, _limit_seconds)
+    if seconds is not None:
+        _deadline = time.perf_counter() + seconds
+        _limit_seconds = seconds
+    try:
+        yield
+    finally:
+        _deadline, _limit_seconds = old
+
+
+def _tick() -> None:
+    """Count one step of work; every 1024 steps, check the clock and the memo sizes."""
+    global _ticks
+    _ticks += 1
+    if not _ticks & 1023:
+        _check_clock()
+
+
+def _number_birthday(x: Fraction) -> int:
+    """The birthday of the number x: |x| for an integer, floor(|x|) + 1 + j for m/2^j."""
+    d = x.denominator
+    if d == 1:
+        return abs(x.numerator)
+    return abs(x.numerator) // d + d.bit_length()
+
+
+def _nus_birthday(x: Fraction, u: int, n: int) -> int:
+    """The birthday of x + u.^ + *n: b(x) + b(u.^ + *n), where b(*n) = n and, for u != 0,
+    b(u.^ + *n) = |u| + 1 when the nimber left at |u.^| = 1 (n xor (|u| - 1) mod 2) is 1
+    (the form ^* = {0, * | 0}), else |u| + (that nimber xor 1) (the forms {0 | (u-1).^ + *(n
+    xor 1)}); checked against the explicit forms in the tests."""
+    b = _number_birthday(x)
+    if u == 0:
+        return b + n
+    a = abs(u)
+    m = n ^ ((a - 1) & 1)
+    return b + (a + 1 if m == 1 else a + (m ^ 1))
+
+
+def _is_explicit(x: Fraction, u: int, n: int) -> bool:
+    return (abs(x) <= EXPLICIT_INTEGER and x.denominator <= 1 << EXPLICIT_BITS
+            and abs(u) <= EXPLICIT_UPS and n <= EXPLICIT_NIMBER)
 
 # --- the global table -------------------------------------------------------------------
 _left: list[tuple[int, ...]] = []
@@ -66,6 +169,12 @@ _canon_memo: dict[tuple[frozenset, frozenset], int] = {}   # raw option sets -> 
 _birth: list[int] = []                                  # birthday, set when interned
 _kind: list[int] = []           # 1 a number, 2 another number-up-star, 0 any other game
 _stop_pairs: list[tuple[Fraction, Fraction] | None] = []  # (left stop, right stop), lazily
+# True for a number-up-star kept as its tag (its options in _left/_right are None) and for
+# every game with such a follower: the kernels never see these, the plain Python code below
+# handles them (see "games kept as tags" in the module docstring)
+_sym: list[bool] = []
+# profiles of games against the nimber families x + *k (see _profile)
+_profile_memo: dict[tuple[int, Fraction], tuple[list[int], list[bool], list[bool]]] = {}
 
 # Sums and comparisons recurse on the game tree (depth about the sum of the birthdays, a
 # few Python frames per level); the default limit of 1000 is too low for games born on
@@ -112,9 +221,13 @@ _IV = np.zeros(1 << 12, np.int64)
 _IC = 0
 
 
-def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None) -> None:
+def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None,
+              sym: bool = False) -> None:
     """Mirror game g (just interned) into the kernel arrays: room is made now, the row
-    itself is written by :func:`_flush`, in bulk, before the next kernel call."""
+    itself is written by :func:`_flush`, in bulk, before the next kernel call. A game kept
+    as a tag, or with such a follower (``sym``), gets a row without options that the
+    kernels never read (its option counts are -1, so the kernels' intern table never
+    matches it)."""
     global _T, _X, _O, _ofill, _fast, _STK, _RSTK, _RS, _RV, _NEG
     if g >= _T.shape[0]:
         T = np.zeros((2 * _T.shape[0], 8), np.int64)
@@ -125,6 +238,9 @@ def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None)
         _RS = np.concatenate((_RS, np.zeros_like(_RS)))   # stamps 0 are never current
         _RV = np.concatenate((_RV, np.zeros_like(_RV)))
         _NEG = np.concatenate((_NEG, np.full_like(_NEG, -1)))
+    if sym:
+        _pending.append((_ofill, (), (), 0, 0, 0, 0.0, 1))
+        return
     if 2 * _birth[g] + 8 > _STK.shape[0]:
         _STK = np.zeros((4 * _birth[g] + 16, 4), np.int64)
         _RSTK = np.zeros((4 * _birth[g] + 16, 4), np.int64)
@@ -143,7 +259,7 @@ def _tab_push(g: int, lt: tuple[int, ...], rt: tuple[int, ...], tag: Nus | None)
             _fast = False
             _pending.clear()
             return
-    _pending.append((_ofill, lt, rt, kind, u, n, xf))
+    _pending.append((_ofill, lt, rt, kind, u, n, xf, 0))
     _ofill = need
 
 
@@ -161,8 +277,9 @@ def _flush() -> None:
     g0 = _IC
     g1 = g0 + len(_pending)
     rows = _pending
-    _T[g0:g1] = [(f, len(lt), f + len(lt), len(rt), kind, u, n, 0)
-                 for f, lt, rt, kind, u, n, _ in rows]
+    _T[g0:g1] = [(f, -1, f, -1, 0, 0, 0, 1) if sym else
+                 (f, len(lt), f + len(lt), len(rt), kind, u, n, 0)
+                 for f, lt, rt, kind, u, n, _, sym in rows]
     _X[g0:g1] = [r[6] for r in rows]
     f0 = rows[0][0]
     last = rows[-1]
@@ -279,42 +396,83 @@ def _detect_nus(L: tuple[int, ...], R: tuple[int, ...]) -> Nus | None:
     return None
 
 
+def _table_room() -> None:
+    if len(_left) >= MAX_TABLE:
+        raise UnsupportedError(f"the table of canonical games is full: it holds at most "
+                               f"{MAX_TABLE:,} distinct games (cgt.game.MAX_TABLE)")
+
+
 def _intern(L: Iterable[int], R: Iterable[int]) -> int:
     """The id of the game whose options, already canonical and free of dominated and
-    reversible options, are L and R (creating it if new)."""
+    reversible options, are L and R (creating it if new). A number-up-star already known
+    by its tag keeps its id (the same game must have one id)."""
     key = (frozenset(L), frozenset(R))
     g = _index.get(key)
     if g is not None:
         return g
-    g = len(_left)
     lt = tuple(sorted(key[0]))
     rt = tuple(sorted(key[1]))
+    tag = _detect_nus(lt, rt)
+    if tag is not None:
+        g = _nus_index.get(tag)
+        if g is not None:
+            _index[key] = g
+            return g
+    _tick()
+    _table_room()
+    g = len(_left)
     _left.append(lt)
     _right.append(rt)
-    tag = _detect_nus(lt, rt)
     _nus.append(tag)
     _kind.append(0 if tag is None else 1 if tag[1] == 0 and tag[2] == 0 else 2)
     _birth.append(1 + max((_birth[x] for x in lt + rt), default=-1))
     _stop_pairs.append(None)      # found when first asked for (Fractions are slow)
+    sym = any(_sym[x] for x in lt) or any(_sym[x] for x in rt)
+    _sym.append(sym)
     if _fast:
-        _tab_push(g, lt, rt, tag)
+        _tab_push(g, lt, rt, tag, sym)
     obj = object.__new__(Game)
     obj._id = g
     _objects.append(obj)
     _index[key] = g
     if tag is not None:
-        _nus_index.setdefault(tag, g)
+        _nus_index[tag] = g
+    return g
+
+
+def _intern_tag(tag: Nus) -> int:
+    """A new number-up-star kept as its tag: O(1) memory whatever its size; its options
+    are listed by :func:`_opts` when an operation needs them."""
+    _table_room()
+    x, u, n = tag
+    g = len(_left)
+    _left.append(None)            # type: ignore[arg-type]
+    _right.append(None)           # type: ignore[arg-type]
+    _nus.append(tag)
+    _kind.append(1 if u == 0 and n == 0 else 2)
+    _birth.append(_nus_birthday(x, u, n))
+    _stop_pairs.append((x, x))
+    _sym.append(True)
+    if _fast:
+        _tab_push(g, (), (), tag, True)
+    obj = object.__new__(Game)
+    obj._id = g
+    _objects.append(obj)
+    _nus_index[tag] = g
     return g
 
 
 def _nus_id(x: Fraction, u: int = 0, n: int = 0) -> int:
-    """The id of x + u.^ + *n, built from its canonical options."""
+    """The id of x + u.^ + *n: built from its canonical options when small (see
+    EXPLICIT_INTEGER and the others), else kept as its tag."""
     tag = (x, u, n)
     g = _nus_index.get(tag)
     if g is not None:
         return g
     if x.denominator & (x.denominator - 1):
         raise UnsupportedError(f"{x} is not a dyadic rational, so it is not a short game")
+    if not _is_explicit(x, u, n):
+        return _intern_tag(tag)
     if u == 0 and n == 0:
         if x.denominator == 1:
             # integers: build up from the nearest one already known, iteratively
@@ -368,6 +526,79 @@ def _nus_id(x: Fraction, u: int = 0, n: int = 0) -> int:
     return g
 
 
+def _nus_option_tags(tag: Nus) -> tuple[list[Nus], list[Nus]] | None:
+    """The canonical options of x + u.^ + *n as tags (Siegel II.4; the module docstring),
+    or None for x + *n with n >= 1 (a family: x + *k for every k < n, both sides)."""
+    x, u, n = tag
+    if u == 0 and n == 0:
+        d = x.denominator
+        if d == 1:
+            if x > 0:
+                return [(x - 1, 0, 0)], []
+            if x < 0:
+                return [], [(x + 1, 0, 0)]
+            return [], []
+        e = Fraction(1, d)
+        return [(x - e, 0, 0)], [(x + e, 0, 0)]
+    if u == 0:
+        return None
+    if u == 1 and n == 1:
+        return [(x, 0, 0), (x, 0, 1)], [(x, 0, 0)]
+    if u == -1 and n == 1:
+        return [(x, 0, 0)], [(x, 0, 0), (x, 0, 1)]
+    if u > 0:
+        return [(x, 0, 0)], [(x, u - 1, n ^ 1)]
+    return [(x, u + 1, n ^ 1)], [(x, 0, 0)]
+
+
+def _too_many_options(g: int, count: int) -> UnsupportedError:
+    from .notation import format_game
+    return UnsupportedError(
+        f"the game {format_game(_objects[g])} would need its {count:,} options listed, "
+        f"more than the limit of {MAX_OPTIONS:,} (cgt.game.MAX_OPTIONS); number-up-stars "
+        f"alone and their sums are answered from their tags")
+
+
+def _opts(g: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The canonical (left, right) option ids of game g, listing them for a game kept as
+    its tag (x + *n: at most MAX_OPTIONS, else refused with one sentence)."""
+    L = _left[g]
+    if L is not None:
+        return L, _right[g]
+    tag = _nus[g]
+    tags = _nus_option_tags(tag)
+    if tags is None:
+        x, _, n = tag
+        if n > MAX_OPTIONS:
+            raise _too_many_options(g, n)
+        fam = _family(x, n)
+        return fam, fam
+    return tuple(_nus_id(*t) for t in tags[0]), tuple(_nus_id(*t) for t in tags[1])
+
+
+def _sum_room(g: int, other: str = "") -> None:
+    """Refuse work that expands a number-up-star kept as its tag beyond MAX_SUM_TAG."""
+    if _left[g] is not None:
+        return
+    _, u, n = _nus[g]
+    if abs(u) > MAX_SUM_TAG or n > MAX_SUM_TAG:
+        from .notation import format_game
+        raise UnsupportedError(
+            f"{other or 'this computation'} would expand {format_game(_objects[g])} "
+            f"option by option, and up-multiples and nimbers past {MAX_SUM_TAG} "
+            f"(cgt.game.MAX_SUM_TAG) are only added to number-up-stars")
+
+
+def _family(x: Fraction, n: int) -> tuple[int, ...]:
+    """The ids of x, x + *, ..., x + *(n-1)."""
+    out = []
+    for k in range(n):
+        if not k & 1023:
+            _tick()
+        out.append(_nus_id(x, 0, k))
+    return tuple(out)
+
+
 def _simplest_between(a: Fraction | None, b: Fraction | None) -> Fraction:
     """The simplest number x with a < x < b (None: unbounded); requires a < b."""
     if (a is None or a < 0) and (b is None or b > 0):
@@ -403,15 +634,17 @@ def _nus_le(s: Nus, t: Nus) -> bool:
 
 
 def _le(g: int, h: int) -> bool:
-    """G <= H for canonical ids (the kernel while it is exact, else :func:`_le_plain`)."""
+    """G <= H for canonical ids (the kernel while it is exact and no tag-kept game is
+    involved, else :func:`_le_plain`)."""
     if g == h:
         return True
     s, t = _nus[g], _nus[h]
     if s is not None and t is not None:
         return _nus_le(s, t)
-    if _fast:
+    if _fast and not (_sym[g] or _sym[h]):
         if _pending:
             _flush()
+        _tick()
         r = _k.le(_T, _X, _O, _MK, _MV, _MC, _STK, g, h)
         if _MC[0] * 2 > _MK.shape[0]:
             _memo_room()
@@ -419,9 +652,20 @@ def _le(g: int, h: int) -> bool:
     return _le_plain(g, h)
 
 
+_depth = 0
+
+
+def _too_deep() -> UnsupportedError:
+    return UnsupportedError(f"the computation recurses deeper than {MAX_DEPTH:,} levels "
+                            f"(cgt.game.MAX_DEPTH) along the game tree")
+
+
 def _le_plain(g: int, h: int) -> bool:
     """G <= H for canonical ids, in plain Python: the recursive definition with number
-    avoidance, memoised by id pair (the reference the kernel is tested against)."""
+    avoidance, memoised by id pair (the reference the kernel is tested against). A nimber
+    family member x + *n kept as its tag is compared through the profile of the other
+    game (:func:`_profile`), never through its n options."""
+    global _depth
     if g == h:
         return True
     s, t = _nus[g], _nus[h]
@@ -431,20 +675,136 @@ def _le_plain(g: int, h: int) -> bool:
     r = _le_memo.get(key)
     if r is not None:
         return r
-    result = True
-    # number avoidance: a number's options need not be tried against a non-number
-    if not (s is not None and s[1] == 0 and s[2] == 0):
-        for gl in _left[g]:
-            if _le_plain(h, gl):
-                result = False
-                break
-    if result and not (t is not None and t[1] == 0 and t[2] == 0):
-        for hr in _right[h]:
-            if _le_plain(hr, g):
-                result = False
-                break
+    _tick()
+    if s is not None and s[1] == 0 and s[2] and _left[g] is None:
+        return _profile_at(h, s[0], s[2])[1]          # x + *n <= H
+    if t is not None and t[1] == 0 and t[2] and _left[h] is None:
+        return _profile_at(g, t[0], t[2])[0]          # G <= x + *n
+    _depth += 1
+    try:
+        if _depth > MAX_DEPTH:
+            raise _too_deep()
+        result = True
+        # number avoidance: a number's options need not be tried against a non-number
+        if not (s is not None and s[1] == 0 and s[2] == 0):
+            for gl in _opts(g)[0]:
+                if _le_plain(h, gl):
+                    result = False
+                    break
+        if result and not (t is not None and t[1] == 0 and t[2] == 0):
+            for hr in _opts(h)[1]:
+                if _le_plain(hr, g):
+                    result = False
+                    break
+    finally:
+        _depth -= 1
     _le_memo[key] = result
     return result
+
+
+# --- comparisons with a whole nimber family --------------------------------------------
+# For a game H and a number x, the profile of H is k -> (H <= x + *k, x + *k <= H) for every
+# k >= 0. It is piecewise constant with few pieces, so comparisons with x + *n for huge n
+# never list n options. For k >= 1, x + *k has the options x + *j (j < k) on both sides,
+# so by the definition of <=
+#   H <= x + *k  iff  no H^L >= x + *k  and no j < k with x + *j <= H,
+#   x + *k <= H  iff  no H^R <= x + *k  and no j < k with H <= x + *j.
+# On a stretch of k where the comparisons with H's options are constant, these settle
+# after at most three steps (the "some j < k" flags only ever turn on), and a
+# number-up-star option y + v.^ + *m compares differently with x + *k only at k = m or
+# m xor 1. So the profile of H follows from those of its options, piece by piece.
+
+_Profile = tuple[list[int], list[bool], list[bool]]
+
+
+def _nus_profile(tag: Nus, x: Fraction) -> _Profile:
+    y, v, m = tag
+    c = m & ~1
+    starts = [0] if y != x else sorted({0, c, c + 1, c + 2})
+    return _compress(starts, [_nus_le(tag, (x, 0, k)) for k in starts],
+                     [_nus_le((x, 0, k), tag) for k in starts])
+
+
+def _compress(starts: list[int], les: list[bool], ges: list[bool]) -> _Profile:
+    s2, l2, g2 = [starts[0]], [les[0]], [ges[0]]
+    for k, a, b in zip(starts[1:], les[1:], ges[1:], strict=True):
+        if a != l2[-1] or b != g2[-1]:
+            s2.append(k)
+            l2.append(a)
+            g2.append(b)
+    return s2, l2, g2
+
+
+def _lookup(p: _Profile, k: int) -> tuple[bool, bool]:
+    i = bisect_right(p[0], k) - 1
+    return p[1][i], p[2][i]
+
+
+def _combine(left: list[_Profile], right: list[_Profile], at0: tuple[bool, bool]) -> _Profile:
+    """The profile of {left options | right options} from its options' profiles and its
+    comparisons (G <= x, x <= G) with x itself (k = 0)."""
+    points = sorted({k for p in left + right for k in p[0]} | {1})
+    starts, les, ges = [0], [at0[0]], [at0[1]]
+    some_le, some_ge = at0
+    for i, p in enumerate(points):
+        if p == 0:
+            continue
+        end = points[i + 1] if i + 1 < len(points) else None
+        a = not any(_lookup(q, p)[1] for q in left)     # no G^L >= x + *k
+        b = not any(_lookup(q, p)[0] for q in right)    # no G^R <= x + *k
+        k = p
+        while end is None or k < end:
+            le, ge = a and not some_ge, b and not some_le
+            starts.append(k)
+            les.append(le)
+            ges.append(ge)
+            if (some_le or le) == some_le and (some_ge or ge) == some_ge:
+                break                   # a fixed point: the same up to the next piece
+            some_le, some_ge = some_le or le, some_ge or ge
+            k += 1
+    return _compress(starts, les, ges)
+
+
+def _profile(h: int, x: Fraction) -> _Profile:
+    """The profile of canonical game H against the family x + *k (see above)."""
+    key = (h, x)
+    p = _profile_memo.get(key)
+    if p is not None:
+        return p
+    _tick()
+    t = _nus[h]
+    if t is not None:
+        p = _nus_profile(t, x)
+    else:
+        global _depth
+        _depth += 1
+        try:
+            if _depth > MAX_DEPTH:
+                raise _too_deep()
+            L, R = _opts(h)
+            xid = _nus_id(x)
+            p = _combine([_profile(a, x) for a in L], [_profile(b, x) for b in R],
+                         (_le_plain(h, xid), _le_plain(xid, h)))
+        finally:
+            _depth -= 1
+    _profile_memo[key] = p
+    return p
+
+
+def _profile_at(h: int, x: Fraction, n: int) -> tuple[bool, bool]:
+    """(H <= x + *n, x + *n <= H)."""
+    return _lookup(_profile(h, x), n)
+
+
+def _first(p: _Profile, which: int, below: int) -> int | None:
+    """The least k < below where the profile's component ``which`` (1 for <=, 2 for >=)
+    holds, or None."""
+    for i, k in enumerate(p[0]):
+        if k >= below:
+            return None
+        if p[which][i]:
+            return k
+    return None
 
 
 # --- canonical simplification -----------------------------------------------------------
@@ -481,33 +841,96 @@ def _undominated(opts: set[int], left: bool) -> set[int]:  # plain Python refere
 
 
 class _RawGame:
-    """Comparisons of canonical games with G = {GL | GR}, a form not yet canonical."""
+    """Comparisons of canonical games with G = {GL | GR}, a form not yet canonical (a
+    nimber family member x + *n kept as its tag is compared through G's profile)."""
 
-    __slots__ = ("GL", "GR", "memo")
+    __slots__ = ("GL", "GR", "memo", "profiles")
 
     def __init__(self, GL: tuple[int, ...], GR: tuple[int, ...]) -> None:
         self.GL, self.GR = GL, GR
         self.memo: dict[tuple[int, int], bool] = {}
+        self.profiles: dict[Fraction, _Profile] = {}
+
+    def profile(self, x: Fraction) -> _Profile:
+        p = self.profiles.get(x)
+        if p is None:
+            xid = _nus_id(x)
+            p = _combine([_profile(a, x) for a in self.GL], [_profile(b, x) for b in self.GR],
+                         (self.le(xid), self.ge(xid)))
+            self.profiles[x] = p
+        return p
+
+    def _family(self, x: int) -> tuple[Fraction, int] | None:
+        t = _nus[x]
+        if t is not None and t[1] == 0 and t[2] and _left[x] is None:
+            return t[0], t[2]
+        return None
 
     def ge(self, x: int) -> bool:
         """X <= G."""
+        global _depth
         k = (0, x)
         r = self.memo.get(k)
         if r is None:
-            r = not any(self.le(xl) for xl in _left[x]) and \
-                not any(_le_plain(gr, x) for gr in self.GR)
+            _tick()
+            fam = self._family(x)
+            if fam is not None:
+                return _lookup(self.profile(fam[0]), fam[1])[1]
+            _depth += 1
+            try:
+                if _depth > MAX_DEPTH:
+                    raise _too_deep()
+                r = not any(self.le(xl) for xl in _opts(x)[0]) and \
+                    not any(_le_plain(gr, x) for gr in self.GR)
+            finally:
+                _depth -= 1
             self.memo[k] = r
         return r
 
     def le(self, x: int) -> bool:
         """G <= X."""
+        global _depth
         k = (1, x)
         r = self.memo.get(k)
         if r is None:
-            r = not any(_le_plain(x, gl) for gl in self.GL) and \
-                not any(self.ge(xr) for xr in _right[x])
+            _tick()
+            fam = self._family(x)
+            if fam is not None:
+                return _lookup(self.profile(fam[0]), fam[1])[0]
+            _depth += 1
+            try:
+                if _depth > MAX_DEPTH:
+                    raise _too_deep()
+                r = not any(_le_plain(x, gl) for gl in self.GL) and \
+                    not any(self.ge(xr) for xr in _opts(x)[1])
+            finally:
+                _depth -= 1
             self.memo[k] = r
         return r
+
+    def reverse(self, a: int, left: bool) -> tuple[int, ...] | None:
+        """For Left's option A (``left``): the left options of an A^R <= G, or None when A
+        is not reversible; Right's mirror: the right options of a B^L >= G."""
+        fam = self._family(a)
+        if fam is not None:
+            x, n = fam
+            # the least k < n with x + *k <= G (Left) or G <= x + *k (Right): the
+            # replacement is x + *j for j < k
+            k = _first(self.profile(x), 2 if left else 1, n)
+            if k is None:
+                return None
+            if k > MAX_OPTIONS:
+                raise _too_many_options(_nus_id(x, 0, k), k)
+            return _family(x, k) if k else _opts(_nus_id(x))[0 if left else 1]
+        if left:
+            for ar in _opts(a)[1]:
+                if self.ge(ar):
+                    return _opts(ar)[0]
+        else:
+            for bl in _opts(a)[0]:
+                if self.le(bl):
+                    return _opts(bl)[1]
+        return None
 
 
 def _canon(L: Iterable[int], R: Iterable[int]) -> int:
@@ -524,6 +947,7 @@ def _canon(L: Iterable[int], R: Iterable[int]) -> int:
 
 def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
     kind = _kind
+    _tick()
     # Clobber's options are never numbers but 0: look at one option before all of them
     first = next(iter(Ls or Rs), None)
     if (first is None or kind[first] == 1) and all(kind[i] == 1 for i in Ls) \
@@ -533,7 +957,7 @@ def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
         if a is None or b is None or a < b:
             return _nus_id(_simplest_between(a, b))
         return _intern((_nus_id(a),), (_nus_id(b),))
-    if _fast:
+    if _fast and not any(_sym[i] for i in Ls) and not any(_sym[i] for i in Rs):
         if _pending:
             _flush()
         L, R = _k.simplify(np.fromiter(Ls, np.int64, len(Ls)), np.fromiter(Rs, np.int64, len(Rs)),
@@ -548,30 +972,32 @@ def _simplify_plain(Ls: set[int], Rs: set[int]) -> int:
     """Canonical simplification in plain Python (the reference the kernel is tested
     against): remove dominated options, bypass reversible ones, until neither applies."""
     while True:
+        _tick()
         Ls = _undominated(Ls, True)
         Rs = _undominated(Rs, False)
+        if len(Ls) > MAX_OPTIONS or len(Rs) > MAX_OPTIONS:
+            raise UnsupportedError(f"a game with {max(len(Ls), len(Rs)):,} options a side "
+                                   f"is more than the limit of {MAX_OPTIONS:,} "
+                                   f"(cgt.game.MAX_OPTIONS)")
         GL, GR = tuple(Ls), tuple(Rs)
         raw = _RawGame(GL, GR)
-        x_le_g, g_le_x = raw.ge, raw.le
         changed = False
         newL: set[int] = set()
         for a in GL:
-            for ar in _right[a]:
-                if x_le_g(ar):
-                    newL.update(_left[ar])     # bypass: replace A by A^RL
-                    changed = True
-                    break
-            else:
+            rep = raw.reverse(a, True)
+            if rep is None:
                 newL.add(a)
+            else:
+                newL.update(rep)               # bypass: replace A by A^RL
+                changed = True
         newR: set[int] = set()
         for b in GR:
-            for bl in _left[b]:
-                if g_le_x(bl):
-                    newR.update(_right[bl])
-                    changed = True
-                    break
-            else:
+            rep = raw.reverse(b, False)
+            if rep is None:
                 newR.add(b)
+            else:
+                newR.update(rep)
+                changed = True
         Ls, Rs = newL, newR
         if not changed:
             return _intern(Ls, Rs)
@@ -627,18 +1053,31 @@ def _add(g: int, h: int) -> int:
         x, other = (g, h) if gnum else (h, g)
         if _nus[x][0] == 0:
             return other
-        r = _intern([_add(x, y) for y in _left[other]], [_add(x, y) for y in _right[other]])
+        _tick()
+        Lo, Ro = _opts(other)
+        r = _intern([_add(x, y) for y in Lo], [_add(x, y) for y in Ro])
         _sum_memo[key] = r
         if _fast:
             _sum_found(g, h, r)
         return r
-    L: list[int] = []
-    R: list[int] = []
-    L.extend(_add(x, h) for x in _left[g])
-    R.extend(_add(x, h) for x in _right[g])
-    L.extend(_add(g, x) for x in _left[h])
-    R.extend(_add(g, x) for x in _right[h])
-    r = _canon(L, R)
+    global _depth
+    _tick()
+    _depth += 1
+    try:
+        if _depth > MAX_DEPTH:
+            raise _too_deep()
+        if _left[g] is None or _left[h] is None:
+            _sum_room(g, "adding a game that is not a number-up-star")
+            _sum_room(h, "adding a game that is not a number-up-star")
+        Lg, Rg = _opts(g)
+        Lh, Rh = _opts(h)
+        L = [_add(x, h) for x in Lg]
+        R = [_add(x, h) for x in Rg]
+        L.extend(_add(g, x) for x in Lh)
+        R.extend(_add(g, x) for x in Rh)
+        r = _canon(L, R)
+    finally:
+        _depth -= 1
     _sum_memo[key] = r
     if _fast:
         _sum_found(g, h, r)
@@ -736,13 +1175,18 @@ class Game:
 
     @property
     def left_options(self) -> tuple[Game, ...]:
-        """Left's options in canonical form."""
-        return tuple(_objects[x] for x in _left[self._id])
+        """Left's options in canonical form (listed on demand for a number-up-star kept as
+        its tag; ``*n`` has n of them, refused past MAX_OPTIONS).
+
+        >>> [str(x) for x in Game("*3").left_options], Game("*99999999").birthday
+        (['0', '*', '*2'], 99999999)
+        """
+        return tuple(_objects[x] for x in _opts(self._id)[0])
 
     @property
     def right_options(self) -> tuple[Game, ...]:
         """Right's options in canonical form."""
-        return tuple(_objects[x] for x in _right[self._id])
+        return tuple(_objects[x] for x in _opts(self._id)[1])
 
     @property
     def nus(self) -> Nus | None:

@@ -89,6 +89,7 @@ def _atomic_weight(g: int) -> int:
         r = _g._nus_id(Fraction(t[1]))
         _aw[g] = r
         return r
+    _g._tick()
     two, mtwo = _g._nus_id(Fraction(2)), _g._nus_id(Fraction(-2))
     L = [_g._add(_atomic_weight(x), mtwo) for x in _g._left[g]]
     R = [_g._add(_atomic_weight(x), two) for x in _g._right[g]]
@@ -134,8 +135,11 @@ def _heat_star(g: int) -> int:
     r = _heat.get(g)
     if r is None:
         star = _g._nus_id(Fraction(0), 0, 1)
-        r = _g._canon([_g._add(_heat_star(x), star) for x in _g._left[g]],
-                      [_g._add(_heat_star(x), star) for x in _g._right[g]])
+        _g._tick()
+        _g._sum_room(g, "the reduced canonical form")
+        L, R = _g._opts(g)
+        r = _g._canon([_g._add(_heat_star(x), star) for x in L],
+                      [_g._add(_heat_star(x), star) for x in R])
         _heat[g] = r
     return r
 
@@ -146,8 +150,10 @@ def _star_projection(g: int) -> int:
         return _g._nus_id(t[0])             # x and x* both project to x
     r = _proj.get(g)
     if r is None:
-        r = _g._canon([_star_projection(x) for x in _g._left[g]],
-                      [_star_projection(x) for x in _g._right[g]])
+        _g._tick()
+        _g._sum_room(g, "the reduced canonical form")
+        L, R = _g._opts(g)
+        r = _g._canon([_star_projection(x) for x in L], [_star_projection(x) for x in R])
         _proj[g] = r
     return r
 

@@ -37,10 +37,13 @@ from . import game as _g
 _fmt_cache: dict[int, str] = {}
 
 
-#: The largest number (in absolute value) and denominator (2^bits) a game expression may
-#: name: each is built as an explicit game tree.
-MAX_NUMBER = 100_000
-MAX_DENOMINATOR_BITS = 256
+#: The longest game expression read, in characters.
+MAX_EXPRESSION_LENGTH = 10_000
+#: The deepest nesting of braces and parentheses in a game expression.
+MAX_NESTING = 200
+#: The most digits in one numeral (a number, or the count in ``*n``, ``^n``, ``vn``).
+#: Numbers, nimbers and up-multiples are kept as tags, so their size is otherwise free.
+MAX_DIGITS = 1_000
 
 
 def _format_number(x: Fraction) -> str:
@@ -171,6 +174,7 @@ class _Parser:
                              f"expression {self.text!r}" + (f": {what}" if what else ""))
 
     def number(self, tok: _Tok) -> Fraction:
+        _digits(tok, self.text)
         try:
             x = Fraction(tok.text)
         except ZeroDivisionError:
@@ -179,11 +183,6 @@ class _Parser:
         if x.denominator & (x.denominator - 1):
             raise NotationError(f"{tok.text} at position {tok.pos + 1} is not a dyadic "
                                 f"rational (its denominator must be a power of 2)")
-        # games are explicit trees: an integer n has n nested options, and 1/2^k is k deep
-        if abs(x) > MAX_NUMBER or x.denominator > 1 << MAX_DENOMINATOR_BITS:
-            raise NotationError(f"{tok.text} at position {tok.pos + 1} is out of range: "
-                                f"numbers up to {MAX_NUMBER:,} in size with denominators "
-                                f"up to 2^{MAX_DENOMINATOR_BITS} are supported")
         return x
 
     # grammar
@@ -333,6 +332,13 @@ class _Parser:
         return out
 
 
+def _digits(tok: _Tok, text: str) -> None:
+    longest = max(len(d) for d in re.findall(r"\d+", tok.text))
+    if longest > MAX_DIGITS:
+        raise NotationError(f"the numeral at position {tok.pos + 1} in the game expression "
+                            f"has {longest:,} digits, more than the limit of {MAX_DIGITS:,}")
+
+
 def _suffix(t: _Tok) -> int:
     s = t.text
     if t.kind == "star":
@@ -360,9 +366,24 @@ def parse(text: str) -> _g.Game:
     """
     if not isinstance(text, str):
         raise NotationError(f"a game expression must be text, not {type(text).__name__}")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise NotationError(f"the game expression has {len(text):,} characters, more than "
+                            f"the limit of {MAX_EXPRESSION_LENGTH:,}")
     toks = _tokenize(text)
     if not toks:
         raise NotationError("the game expression is empty")
+    depth = 0
+    for t in toks:
+        if t.kind in ("{", "("):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise NotationError(f"the game expression nests braces and parentheses "
+                                    f"deeper than the limit of {MAX_NESTING} (position "
+                                    f"{t.pos + 1})")
+        elif t.kind in ("}", ")"):
+            depth -= 1
+        elif t.kind in ("star", "up", "down") and any(c.isdigit() for c in t.text):
+            _digits(t, text)
     p = _Parser(text, toks)
     g = p.expr()
     if p.i < len(toks):

@@ -146,12 +146,28 @@ def _thermograph_id(g: int) -> Thermograph:
         th = Thermograph(_mast(t[0]), _mast(t[0]), _MINUS_ONE, t[0])
         _cache[g] = th
         return th
+    if t is not None:
+        x, u, n = t
+        if u or n:
+            # x + u.^ + *n has the thermograph of x + ^ (u >= 1 but ^*), x + v (u <= -1
+            # but v*) or x + * (the others): the walls only see whether Left and Right
+            # can move to x at once (checked on a grid of x, u, n in the tests)
+            rep = (x, 1, 0) if u > 0 and (u, n) != (1, 1) else \
+                (x, -1, 0) if u < 0 and (u, n) != (-1, 1) else (x, 0, 1)
+            if rep != t:
+                th = _thermograph_id(_g._nus_id(*rep))
+                _cache[g] = th
+                return th
+        elif x.denominator.bit_length() > _g.MAX_DEPTH:
+            raise _g._too_deep()
+    _g._tick()
+    L, R = _g._opts(g)
     ls = None
-    for x in _g._left[g]:
+    for x in L:
         w = _thermograph_id(x).right_wall
         ls = w if ls is None else ls.max(w)
     rs = None
-    for x in _g._right[g]:
+    for x in R:
         w = _thermograph_id(x).left_wall
         rs = w if rs is None else rs.min(w)
     # canonical games other than integers have options on both sides

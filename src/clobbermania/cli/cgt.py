@@ -7,7 +7,28 @@ import time
 import click
 
 from ..cgt import Game, parse
+from ..cgt.game import time_limit
+from ..errors import UnsupportedError
 from ._common import emit_json
+
+#: The default of ``--time-limit`` for ``cgt value`` and ``cgt compare``, in seconds.
+DEFAULT_TIME_LIMIT = 60.0
+
+_time_limit_option = click.option(
+    "--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT,
+    show_default=True, metavar="SECONDS",
+    help="Give up after this many seconds: a canonical form has no useful partial answer, "
+         "so running out is an error (exit 2), not a bound.")
+
+
+def _bounded(run):
+    """Run ``run()`` (the whole computation) refusing, with one sentence, games whose
+    recursion is deeper than Python's stack allows."""
+    try:
+        return run()
+    except RecursionError:
+        raise UnsupportedError("the game is nested too deeply for the engine's recursion "
+                               "(see cgt.game.MAX_DEPTH)") from None
 
 _OUTCOME_TEXT = {"L": "Left (x) wins", "R": "Right (o) wins",
                  "N": "the first player wins", "P": "the second player wins"}
@@ -32,7 +53,8 @@ def cgt() -> None:
 @cgt.command("value")
 @click.argument("expr")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def value_cmd(expr: str, as_json: bool) -> None:
+@_time_limit_option
+def value_cmd(expr: str, as_json: bool, time_limit_s: float) -> None:
     """Canonical form of EXPR, a game in CGSuite's syntax, and its invariants.
 
     EXPR may use numbers (3, 1/2, -3/4), * *n ^ ^^ ^n v vv vn, {L1,L2|R1,R2} with nested
@@ -40,22 +62,31 @@ def value_cmd(expr: str, as_json: bool) -> None:
     P), mean, temperature (exact, as text), atomic_weight (null unless all-small),
     reduced (reduced canonical form), birthday, seconds.
 
+    Numbers, nimbers and up-multiples of any size and their sums are answered from their
+    tags at once (*99999999, ^99999999 + 1/1024, {0|*99999}); what would need too many explicit options is refused with the limit it passes
+    (docs/limits.md), and so is running out of --time-limit (exit 2).
+
     \b
     Example:
       clobbermania cgt value "{0|^}" --json
     """
     t0 = time.perf_counter()
-    g = parse(expr)
-    aw = g.atomic_weight() if g.is_all_small else None
-    info = {
-        "value": str(g),
-        "outcome": g.outcome,
-        "mean": _frac(g.mean),
-        "temperature": _frac(g.temperature),
-        "atomic_weight": None if aw is None else str(aw),
-        "reduced": str(g.reduced()),
-        "birthday": g.birthday,
-    }
+
+    def run():
+        with time_limit(time_limit_s):
+            g = parse(expr)
+            aw = g.atomic_weight() if g.is_all_small else None
+            return g, aw, {
+                "value": str(g),
+                "outcome": g.outcome,
+                "mean": _frac(g.mean),
+                "temperature": _frac(g.temperature),
+                "atomic_weight": None if aw is None else str(aw),
+                "reduced": str(g.reduced()),
+                "birthday": g.birthday,
+            }
+
+    g, aw, info = _bounded(run)
     info["seconds"] = round(time.perf_counter() - t0, 6)
     if as_json:
         emit_json(info)
@@ -72,7 +103,8 @@ def value_cmd(expr: str, as_json: bool) -> None:
 @click.argument("g")
 @click.argument("h")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def compare_cmd(g: str, h: str, as_json: bool) -> None:
+@_time_limit_option
+def compare_cmd(g: str, h: str, as_json: bool, time_limit_s: float) -> None:
     """Print how G compares with H: one of < > = || (|| : confused, incomparable).
 
     \b
@@ -80,10 +112,15 @@ def compare_cmd(g: str, h: str, as_json: bool) -> None:
       clobbermania cgt compare "{0|*}" "^"        # prints =
     """
     t0 = time.perf_counter()
-    a, b = parse(g), parse(h)
-    rel = Game.compare(a, b)
+
+    def run():
+        with time_limit(time_limit_s):
+            a, b = parse(g), parse(h)
+            return Game.compare(a, b), str(a), str(b)
+
+    rel, sa, sb = _bounded(run)
     if as_json:
-        emit_json({"relation": rel, "left": str(a), "right": str(b),
+        emit_json({"relation": rel, "left": sa, "right": sb,
                    "seconds": round(time.perf_counter() - t0, 6)})
         return
     click.echo(rel)
