@@ -24,9 +24,15 @@ import networkx as nx
 from .errors import BoardError
 from .stones import Board
 
-#: Refuse graphs whose adjacency would not fit comfortably in memory.
-MAX_GRAPH_VERTICES = 1 << 20
-MAX_GRAPH_EDGES = 1 << 21
+#: Refuse graphs whose adjacency would not fit comfortably in memory (a board of 65,536
+#: vertices takes about 0.5 s and 60 MB to build; docs/limits.md).
+MAX_GRAPH_VERTICES = 1 << 16
+MAX_GRAPH_EDGES = 1 << 20
+#: Cycles of at most this many vertices carry their 2n rotations and reflections as
+#: known symmetries (2n^2 numbers); longer ones only the identity.
+MAX_CYCLE_SYMMETRY_VERTICES = 1024
+#: The largest edge-list file read (bytes).
+MAX_EDGE_LIST_BYTES = 32 << 20
 
 
 def grid(rows: int, cols: int) -> Board:
@@ -53,12 +59,15 @@ def path(n: int) -> Board:
 
 
 def cycle(n: int) -> Board:
-    """The cycle 0-1-...-(n-1)-0 (n >= 3); its rotations and reflections are symmetries."""
+    """The cycle 0-1-...-(n-1)-0 (n >= 3); its rotations and reflections are symmetries
+    (known up to :data:`MAX_CYCLE_SYMMETRY_VERTICES` vertices)."""
     _check_size(n, "cycle")
     if n < 3:
         raise BoardError(f"a cycle needs at least 3 vertices, not {n}")
-    syms = [tuple((i + k) % n for i in range(n)) for k in range(n)]
-    syms += [tuple((k - i) % n for i in range(n)) for k in range(n)]
+    syms = []
+    if n <= MAX_CYCLE_SYMMETRY_VERTICES:
+        syms = [tuple((i + k) % n for i in range(n)) for k in range(n)]
+        syms += [tuple((k - i) % n for i in range(n)) for k in range(n)]
     return Board.from_edges(n, ((i, (i + 1) % n) for i in range(n)), name=f"cycle:{n}",
                             symmetries=syms)
 
@@ -119,6 +128,10 @@ def hypercube(d: int) -> Board:
     """The hypercube Q_d = hamming:2,...,2 (d factors)."""
     if d < 1:
         raise BoardError(f"a hypercube needs dimension at least 1, not {d}")
+    if 1 << min(d, 64) > MAX_GRAPH_VERTICES:
+        raise BoardError(f"a hypercube of dimension {d} has 2^{d} vertices, more than the "
+                         f"limit {MAX_GRAPH_VERTICES:,} (dimension at most "
+                         f"{MAX_GRAPH_VERTICES.bit_length() - 1})")
     board = hamming(*([2] * d))
     return Board.from_edges(board.n, board.edges(), name=f"hypercube:{d}")
 
@@ -155,6 +168,10 @@ def read_edge_list(path: str | os.PathLike) -> Board:
     Vertices keep their integer labels and are numbered in sorted label order.
     """
     try:
+        size = os.path.getsize(path)
+        if size > MAX_EDGE_LIST_BYTES:
+            raise BoardError(f"edge-list file {str(path)!r} has {size:,} bytes; the limit is "
+                             f"{MAX_EDGE_LIST_BYTES:,}")
         with open(path, encoding="utf-8") as fh:
             lines = fh.read().splitlines()
     except OSError as exc:
@@ -181,6 +198,8 @@ def read_edge_list(path: str | os.PathLike) -> Board:
         else:
             raise BoardError(f"line {lineno} of {str(path)!r} has {len(nums)} numbers; an edge "
                              "has two")
+        if g.number_of_nodes() > MAX_GRAPH_VERTICES or g.number_of_edges() > MAX_GRAPH_EDGES:
+            _check_size(g.number_of_nodes(), f"graph of {str(path)!r}", g.number_of_edges())
     if g.number_of_nodes() == 0:
         raise BoardError(f"edge-list file {str(path)!r} has no edges")
     return from_networkx(g, name=f"file:{os.path.basename(str(path))}")
@@ -190,7 +209,7 @@ def _ints(text: str, what: str) -> list[int]:
     try:
         return [int(x) for x in text.split(",")]
     except ValueError:
-        raise BoardError(f"bad {what} size {text!r}: expected integers") from None
+        raise BoardError(f"bad {what} size {text[:40]!r}: expected integers") from None
 
 
 def parse_graph_spec(spec: str) -> Board:
@@ -210,7 +229,7 @@ def parse_graph_spec(spec: str) -> Board:
     kind = kind.lower()
     if sep and kind in {"grid", "path", "cycle", "tree", "complete", "hamming", "hypercube"}:
         if kind == "grid":
-            m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", arg)
+            m = re.fullmatch(r"\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*", arg)
             if not m:
                 raise BoardError(f"bad grid spec {spec!r}: expected grid:RxC, like grid:4x5")
             r, c = int(m.group(1)), int(m.group(2))
@@ -247,9 +266,11 @@ def _check_size(n: int, what: str, edges: int = 0) -> None:
     if n < 1:
         raise BoardError(f"a {what} needs at least one vertex, not {n}")
     if n > MAX_GRAPH_VERTICES:
-        raise BoardError(f"a {what} with {n} vertices is too large (limit {MAX_GRAPH_VERTICES})")
+        raise BoardError(f"a {what} with {n:,} vertices is too large (limit "
+                         f"{MAX_GRAPH_VERTICES:,})")
     if edges > MAX_GRAPH_EDGES:
-        raise BoardError(f"a {what} with {edges} edges is too large (limit {MAX_GRAPH_EDGES})")
+        raise BoardError(f"a {what} with {edges:,} edges is too large (limit "
+                         f"{MAX_GRAPH_EDGES:,})")
 
 
 def as_networkx(board: Board) -> nx.Graph:

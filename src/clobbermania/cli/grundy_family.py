@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import click
 
 from ..errors import NotationError
-from ._common import emit_json
+from ._common import check_time_limit, emit_json
 
 
 @contextmanager
@@ -37,8 +37,11 @@ def _progress_bar(label: str, enabled: bool):
 @click.argument("pattern")
 @click.option("--to", "n", type=int, required=True, metavar="N",
               help="Compute P^1 .. P^N.")
+@click.option("--time-limit", type=float, metavar="S",
+              help="Stop after S seconds: the values of P^1 .. P^m finished by then "
+                   "(exact false when m < N).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def family_cmd(pattern, n, as_json) -> None:
+def family_cmd(pattern, n, time_limit, as_json) -> None:
     """Nim values of PATTERN repeated 1..N times (impartial Clobber), the share of losing n
     and the smallest period consistent with the values.
 
@@ -54,9 +57,10 @@ def family_cmd(pattern, n, as_json) -> None:
 
     if n < 1:
         raise NotationError(f"--to must be at least 1, not {n}")
+    check_time_limit(time_limit)
     t0 = time.perf_counter()
     with _progress_bar(f"{pattern}^n", n * len(pattern) > 20_000) as progress:
-        result = family(pattern, n, progress)
+        result = family(pattern, n, progress, time_limit)
     seconds = time.perf_counter() - t0
     if as_json:
         obj = result.to_dict()
@@ -66,10 +70,13 @@ def family_cmd(pattern, n, as_json) -> None:
     period = ("none found (needs 3 periods and a periodic stretch at least as long as the "
               "pre-period)" if result.period is None else
               f"{result.period.period} from n = {result.period.preperiod + 1}")
-    shown = result.values if n <= 60 else result.values[:30] + ["..."] + result.values[-10:]
-    click.echo(f"{result.pattern}^n, n = 1..{n}: " + " ".join(str(v) for v in shown))
+    got = len(result.values)
+    if not result.exact:
+        click.echo(f"the time limit ran out: values of n = 1..{got} of the {n} asked")
+    shown = result.values if got <= 60 else result.values[:30] + ["..."] + result.values[-10:]
+    click.echo(f"{result.pattern}^n, n = 1..{got}: " + " ".join(str(v) for v in shown))
     losing = [i + 1 for i, v in enumerate(result.values) if v == 0]
-    click.echo(f"losing n (value 0): {len(losing)} of {n} ({result.losing_share:.2f} %)"
+    click.echo(f"losing n (value 0): {len(losing)} of {got} ({result.losing_share:.2f} %)"
                + (f", the last at n = {losing[-1]}" if losing else ""))
     click.echo(f"period: {period}")
     click.echo(f"{result.shapes} shape types, {seconds:.2f} s")

@@ -266,8 +266,11 @@ class _Table:
                         break
         return src, selfsym
 
-    def grow(self, max_length: int, progress: Callable[[dict], None] | None = None) -> None:
-        """Fill every length up to ``max_length``, in chunks of about a quarter second."""
+    def grow(self, max_length: int, progress: Callable[[dict], None] | None = None,
+             deadline: float | None = None) -> None:
+        """Fill every length up to ``max_length``, in chunks of about a quarter second;
+        with ``deadline`` (a ``time.perf_counter()`` value), stop after the chunk that
+        passes it (``filled`` says how far the table got)."""
         from ._family_kernels import fill_shapes
 
         if max_length < self.filled:
@@ -299,26 +302,35 @@ class _Table:
             if progress is not None:
                 progress({"done": stop - 1, "total": max_length,
                           "seconds": time.perf_counter() - t_start})
+            if deadline is not None and time.perf_counter() > deadline:
+                return
 
     def value(self, fl: int, a: int, fr: int, length: int) -> int:
         return int(self.G[self.tindex[fl, a, fr], length]) if length >= 2 else 0
 
 
 def family_values(pattern: str, n: int,
-                  progress: Callable[[dict], None] | None = None) -> list[int]:
+                  progress: Callable[[dict], None] | None = None,
+                  time_limit: float | None = None) -> list[int]:
     """Nim values of ``P^1 .. P^n`` in impartial Clobber (index 0 is ``P^1``), by the shape
-    tables of the module docstring.
+    tables of the module docstring. With ``time_limit`` seconds, the values of ``P^1 ..
+    P^m`` finished within it (m <= n; the tables fill by length, O(n^2) time in all).
 
     >>> family_values("xxo", 6)
     [2, 0, 5, 2, 7, 0]
     """
+    t0 = time.perf_counter()
     root, k = primitive_root(parse_pattern(pattern))
     if n < 1:
         raise UnsupportedError(f"a family needs at least one repetition, not n = {n}")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        raise UnsupportedError(f"the time limit must be a positive number of seconds, not "
+                               f"{time_limit}")
     table = _Table(root)
     p = len(root)
-    table.grow(n * k * p, progress)
-    return [table.value(0, 0, 0, i * k * p) for i in range(1, n + 1)]
+    table.grow(n * k * p, progress, None if time_limit is None else t0 + time_limit)
+    done = min(n, (table.filled - 1) // (k * p))
+    return [table.value(0, 0, 0, i * k * p) for i in range(1, done + 1)]
 
 
 # -- periodicity -----------------------------------------------------------------------------
@@ -372,29 +384,38 @@ class FamilyResult:
     period: Periodicity | None
     shapes: int
     seconds: float
+    #: False when a time limit stopped the tables before ``P^n``: ``values`` then stops
+    #: at the last repetition finished (``requested`` is n).
+    exact: bool = True
+    requested: int | None = None
 
     def to_dict(self) -> dict:
         return {"pattern": self.pattern, "n": len(self.values), "values": self.values,
                 "losing_share": self.losing_share,
                 "period": None if self.period is None else self.period.to_dict(),
-                "shapes": self.shapes, "seconds": round(self.seconds, 4)}
+                "shapes": self.shapes, "exact": self.exact,
+                "requested": len(self.values) if self.requested is None else self.requested,
+                "seconds": round(self.seconds, 4)}
 
 
 def family(pattern: str, n: int,
-           progress: Callable[[dict], None] | None = None) -> FamilyResult:
-    """:func:`family_values` with the losing share and :func:`find_period`.
+           progress: Callable[[dict], None] | None = None,
+           time_limit: float | None = None) -> FamilyResult:
+    """:func:`family_values` with the losing share and :func:`find_period`; with
+    ``time_limit``, of the repetitions finished within it (``exact`` False when fewer
+    than n).
 
     >>> r = family("ox", 100)
-    >>> r.values[:4], round(r.losing_share, 1)
-    ([1, 3, 0, 2], 17.0)
+    >>> r.values[:4], round(r.losing_share, 1), r.exact
+    ([1, 3, 0, 2], 17.0, True)
     """
     t0 = time.perf_counter()
     pat = parse_pattern(pattern)
-    values = family_values(pat, n, progress)
-    share = 100.0 * sum(1 for v in values if v == 0) / len(values)
+    values = family_values(pat, n, progress, time_limit)
+    share = 100.0 * sum(1 for v in values if v == 0) / len(values) if values else 0.0
     root, _ = primitive_root(pat)
     return FamilyResult(pat, values, share, find_period(values), len(shape_types(root)),
-                        time.perf_counter() - t0)
+                        time.perf_counter() - t0, len(values) == n, n)
 
 
 # -- proofs by the shape method --------------------------------------------------------------

@@ -512,6 +512,7 @@ def _graph_part_value(board: Board, memo: dict, black: int, white: int, clock: _
     g = memo.get(raw)
     if g is not None:
         return g
+    clock.check()   # keying costs symmetries x vertices, far more than reading the clock
     imgs = [(_permute(black, p), _permute(white, p)) for p in board.symmetries()]
     m1 = min(imgs)
     m2 = min((w, b) for b, w in imgs)
