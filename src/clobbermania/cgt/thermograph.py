@@ -146,7 +146,7 @@ def _thermograph_id(g: int) -> Thermograph:
         th = Thermograph(_mast(t[0]), _mast(t[0]), _MINUS_ONE, t[0])
         _cache[g] = th
         return th
-    if t is not None:
+    if t is not None and _g._left[g] is None:
         x, u, n = t
         if u or n:
             # x + u.^ + *n has the thermograph of x + ^ (u >= 1 but ^*), x + v (u <= -1

@@ -15,8 +15,8 @@ from ._common import emit_json
 DEFAULT_TIME_LIMIT = 60.0
 
 _time_limit_option = click.option(
-    "--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT,
-    show_default=True, metavar="SECONDS",
+    "--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIME_LIMIT, show_default=True, metavar="SECONDS",
     help="Give up after this many seconds: a canonical form has no useful partial answer, "
          "so running out is an error (exit 2), not a bound.")
 
@@ -63,8 +63,9 @@ def value_cmd(expr: str, as_json: bool, time_limit_s: float) -> None:
     reduced (reduced canonical form), birthday, seconds.
 
     Numbers, nimbers and up-multiples of any size and their sums are answered from their
-    tags at once (*99999999, ^99999999 + 1/1024, {0|*99999}); what would need too many explicit options is refused with the limit it passes
-    (docs/limits.md), and so is running out of --time-limit (exit 2).
+    tags at once (*99999999, ^99999999 + 1/1024, {0|*99999}); what would need too many
+    explicit options is refused with the limit it passes (docs/limits.md), and so is
+    running out of --time-limit (exit 2).
 
     \b
     Example:
