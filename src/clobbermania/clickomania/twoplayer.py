@@ -209,14 +209,12 @@ def _to_parity(cols: Columns, left: frozenset[int] | None) -> Columns:
 
 def _partizan_key(cols: Columns) -> tuple[Columns, int]:
     """(key, sign) of parity-owned columns: the board's value is sign * value(key)."""
-    best: tuple[Columns, int] | None = None
-    for o in _orientations(cols):
-        for cand in ((_relabel_parity(o), 1),
-                     (_relabel_parity(tuple(tuple(x ^ 1 for x in col) for col in o)), -1)):
-            if best is None or cand[0] < best[0]:
-                best = cand
-    assert best is not None
-    return best
+    # the least key over every orientation and both parity flips (the first on a tie)
+    return min(((key, sign) for o in _orientations(cols)
+                for key, sign in ((_relabel_parity(o), 1),
+                                  (_relabel_parity(tuple(tuple(x ^ 1 for x in col)
+                                                         for col in o)), -1))),
+               key=lambda cand: cand[0])
 
 
 def partizan_key(board: Board | str, left_colors: Iterable[int] | None = None
@@ -318,6 +316,14 @@ def _decode(key: bytes) -> Columns:
     return tuple(cols)
 
 
+def _split_parts(key: bytes) -> list[Columns]:
+    """The parts of a board the kernel reported as splitting (:func:`_split` agrees)."""
+    parts = _split(_decode(key))
+    if parts is None:  # the kernel and _split disagree: a bug, not an input error
+        raise AssertionError(f"the kernel splits the board {_decode(key)}, _split does not")
+    return parts
+
+
 def _grundy_key(key: bytes, s: _Search) -> int:
     """The Grundy value of the board a key encodes."""
     if not key:
@@ -329,8 +335,7 @@ def _grundy_key(key: bytes, s: _Search) -> int:
     split, m, keys, lens, _, _, _ = k_node(np.frombuffer(key, dtype=np.int8),
                                            MODE_IMPARTIAL)
     if split:
-        parts = _split(_decode(key))
-        assert parts is not None
+        parts = _split_parts(key)
         g = nim_sum(_grundy_key(_key(p, MODE_IMPARTIAL)[0], s) for p in parts)
     else:
         raw, width = keys.tobytes(), keys.shape[1]
@@ -351,8 +356,7 @@ def _value_key(key: bytes, s: _Search) -> CGTGame:
     split, m, keys, lens, signs, colors, _ = k_node(np.frombuffer(key, dtype=np.int8),
                                                     MODE_PARTIZAN)
     if split:
-        parts = _split(_decode(key))
-        assert parts is not None
+        parts = _split_parts(key)
         v = _ZERO
         for p in parts:
             k, sign = _key(p, MODE_PARTIZAN)
@@ -462,8 +466,7 @@ class TwoPlayerResult:
         if self.variant == "impartial":
             out["grundy"] = self.value
         else:
-            g = self.value
-            assert isinstance(g, CGTGame)
+            g = self.value  # a CGTGame for the partizan variant
             out["left_colors"] = list(self.left_colors) if self.left_colors is not None \
                 else "even"
             out["is_number"] = g.is_number

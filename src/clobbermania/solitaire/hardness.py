@@ -371,7 +371,8 @@ def from_grid_graph(graph: GridGraphSpec) -> HardnessConstruction:
             best = (area, last_col, top)
     _, last_col, top = best
     tail = _tail_squares(n, a_col + 1, last_col)
-    assert min(r for r, _ in tail) == top
+    if min(r for r, _ in tail) != top:  # _tail_top and _tail_squares disagree: a bug
+        raise AssertionError(f"the tail of {n} nodes does not reach row {top}")
     board = Board.grid(height - top, last_col + 1)
     cols = last_col + 1
 
@@ -400,7 +401,8 @@ def from_grid_graph(graph: GridGraphSpec) -> HardnessConstruction:
         anchor = (anchor[1], anchor[0])
     else:
         node_squares = built_squares
-    assert sum(1 for x in cells if x != EMPTY) == 2 * n + 2
+    if sum(1 for x in cells if x != EMPTY) != 2 * n + 2:  # a bug in the layout above
+        raise AssertionError(f"the construction of {n} nodes does not hold 2n + 2 stones")
     return HardnessConstruction(g, Position(board, bytes(cells)), node_squares, bomb, fuse,
                                 tail_sq[-1], anchor, exit_node, junction + cols, transposed)
 
@@ -612,7 +614,8 @@ def witness_from_circuit(graph: GridGraphSpec, circuit: Sequence[Sequence[int]],
         nodes = nodes[:1] + nodes[1:][::-1]
     # check_circuit proved nodes[-1] is adjacent to the anchor; the anchor's only possible
     # neighbours are R and D, so after the flip the tour ends on R
-    assert nodes[-1] == c.exit
+    if nodes[-1] != c.exit:
+        raise AssertionError("the checked circuit does not pass through the anchor's exit")
     bomb_squares = [c.bomb] + [c.node_squares[u] for u in nodes]
     bomb_moves = [Move(a, b) for a, b in pairwise(bomb_squares)]
     fire_squares = [c.fire, *c.fuse]
