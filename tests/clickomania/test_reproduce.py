@@ -43,3 +43,20 @@ def test_a_wrong_method_is_caught(monkeypatch):
     monkeypatch.setattr(column, "solve_column", lenient)
     count, bad = _disagreements(iter([(0, 0), (0, 1), (0, 1, 1, 0)]), "lenient", "grammar")
     assert count == 3 and bad == ["01"]
+
+
+def test_long_runs_claim_passes_only_with_the_proof():
+    # PASS needs agreement *and* the repeat of both recursions; agreement alone is a
+    # report that says "not proved"; disagreement is a FAIL
+    from clobbermania.clickomania.twoplayer import long_runs_proof
+    from clobbermania.reproduce.clickomania import _long_runs_claim
+
+    proof = long_runs_proof(8)
+    assert proof["grundy_period"] == (1, 3) and proof["value_period"] == (2, 4)
+    claim = _long_runs_claim(proof, 0.0)
+    assert claim.status == "pass" and claim.found == "proved by the repeat of the recursion"
+    no_repeat = _long_runs_claim(dict(proof, value_period=None), 0.0)
+    assert no_repeat.status == "report" and not no_repeat.passed
+    assert "not proved" in no_repeat.found and "proved by" not in no_repeat.found
+    wrong = _long_runs_claim(dict(proof, checked=False), 0.0)
+    assert wrong.status == "fail" and wrong.failed

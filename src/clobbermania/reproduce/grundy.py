@@ -8,8 +8,9 @@ row), re-derived by our own computations.
   in our sources, so they cannot be compared: the group reports our distribution over
   the candidate sets (the first 250,000,000 rows in the order of issue 4, and every row
   of 1..27 stones, 268,435,454 rows, which is what "250 millions" most likely rounds),
-  read from the row database of 27 stones at the default location, or built for the run
-  in a temporary directory (about 30 s on the 2-core test machine).
+  read from the row database of 27 stones at the default location, once every file
+  matches its checksum (a damaged database is a FAIL and is not used), or built for the
+  run in a temporary directory (about 30 s on the 2-core test machine).
 * ``(ooxx)^n`` has value 3 for n >= 2: by the shape-method proof
   (``families.ooxx_proof``), every step checked by program.
 * ``(ox)^n``: "about 1.67 % losing, none beyond n = 390", checked for n <= 1500 with the
@@ -67,19 +68,41 @@ def _losing_share_claims(db=None) -> Iterator[Claim]:
         seconds = 0.0
 
 
+def _cached_database(min_stones: int):
+    """The row database at the default location, if it covers ``min_stones`` and every
+    file matches its checksum (:meth:`RowDatabase.verify`): (database or None, None). A
+    damaged one is not used: (None, a failed claim saying so)."""
+    from ..clobber.rowdb import RowDatabase, RowDatabaseError
+
+    t0 = time.perf_counter()
+    try:
+        db = RowDatabase.open()
+    except RowDatabaseError:
+        return None, None
+    if db.max_stones < min_stones:
+        return None, None
+    try:
+        db.verify()
+    except RowDatabaseError as e:
+        return None, Claim(f"the cached row database in {db.path} matches its checksums",
+                           "every file matches", str(e), False,
+                           "its tables are not used; a database is built for this run",
+                           time.perf_counter() - t0)
+    return db, None
+
+
 def _database_claims() -> Iterator[Claim]:
     """The losing shares and the distribution, from the row database of 27 stones at the
     default location, or one built for the run in a temporary directory."""
-    from ..clobber.rowdb import RowDatabase, RowDatabaseError, build_database, row_statistics
+    from ..clobber.rowdb import build_database, row_statistics
 
     t0 = time.perf_counter()
     note = "the study's percentages are not in our sources: reported, not compared"
-    try:
-        db = RowDatabase.open()
-        if db.max_stones < 27:
-            db = None
-    except RowDatabaseError:
-        db = None
+    db, damaged = _cached_database(27)
+    if damaged is not None:
+        yield damaged
+    elif db is not None:
+        note += f"; the cached database in {db.path} matches its checksums"
     with tempfile.TemporaryDirectory() as d:
         if db is None:           # about 30 s and 2^27 bytes on the 2-core test machine
             db = build_database(d, max_stones=27)

@@ -1,0 +1,35 @@
+"""The reproduce claims say PASS only when their checks hold: a damaged input or a wrong
+witness gives FAIL (or an honest report), never a traceback or a silent pass."""
+
+import pytest
+
+from clobbermania.clobber.rowdb import build_database, default_db_dir
+from clobbermania.reproduce.grundy import _cached_database
+
+
+def test_a_damaged_cached_row_database_is_a_fail(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    build_database(None, max_stones=6, jobs=1)  # at the default location, under tmp_path
+    db, damaged = _cached_database(6)
+    assert db is not None and damaged is None and db.value("xoox") == 0
+    # too small for the request: not used, and not a failure
+    assert _cached_database(7) == (None, None)
+    # one flipped bit in the table of 6 stones: the checksum no longer matches
+    table = default_db_dir() / "rows06.u8"
+    data = bytearray(table.read_bytes())
+    data[5] ^= 1
+    table.write_bytes(bytes(data))
+    db, damaged = _cached_database(6)
+    assert db is None and damaged is not None
+    assert damaged.status == "fail" and not damaged.passed
+    assert "rows06.u8" in damaged.found and "checksum" in damaged.found
+
+
+@pytest.mark.parametrize("module", ["clobber", "grundy", "hamming", "clickomania"])
+def test_reproduce_modules_do_not_hide_import_errors(module):
+    # an ImportError of our own module is a bug: nothing in reproduce/ may swallow it
+    import importlib
+    import inspect
+
+    source = inspect.getsource(importlib.import_module(f"clobbermania.reproduce.{module}"))
+    assert "except ImportError" not in source
