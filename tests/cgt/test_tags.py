@@ -214,10 +214,11 @@ def test_general_games_with_tag_followers():
 def test_refusals_name_the_limit():
     with pytest.raises(UnsupportedError, match="more than the limit of 10,000"):
         _ = parse("*20000").left_options
-    with pytest.raises(UnsupportedError, match="MAX_SUM_TAG"):
+    with pytest.raises(UnsupportedError, match="nimbers past 256 .cgt.game.MAX_SUM_NIMBER."):
         parse("{1|*} + *5000")
-    with pytest.raises(UnsupportedError, match="MAX_SUM_TAG"):
-        parse("{^300|*}").reduced()
+    with pytest.raises(UnsupportedError, match="up-multiples past 2,000 .cgt.game.MAX_SUM_UPS"):
+        parse("{^3000|*}").reduced()
+    assert str(parse("{1|*} + ^300")) == "{1^300|^300*}"     # as {1|*} + ^5 = {1^5|^5*}
     with pytest.raises(NotationError, match="10,001 characters"):
         parse("*" * 10001)
 
@@ -255,7 +256,7 @@ def test_cli_huge_tags(capsys):
     code, out, _ = run_cli(capsys, "cgt", "compare", "*99999999", "*99999999 + 0")
     assert code == 0 and out.strip() == "="
     code, out, err = run_cli(capsys, "cgt", "value", "{1|*} + *5000")
-    assert code == 2 and out == "" and "MAX_SUM_TAG" in err and "Traceback" not in err
+    assert code == 2 and out == "" and "MAX_SUM_NIMBER" in err and "Traceback" not in err
 
 
 def test_cli_time_limit(capsys):

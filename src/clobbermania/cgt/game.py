@@ -66,9 +66,11 @@ EXPLICIT_NIMBER = 64
 #: a side): past that an operation that needs them is refused.
 MAX_OPTIONS = 10_000
 #: A sum of a game that is not a number-up-star with x + u.^ + *n kept as its tag lists
-#: n + 1 options and a chain of |u| sums, each of them canonicalised: refused past
-#: |u| or n = MAX_SUM_TAG (the same for the reduced canonical form of such a game).
-MAX_SUM_TAG = 256
+#: n + 1 options a side (and the sums with x + *k for every k < n, quadratic work) or a
+#: chain of |u| sums, each canonicalised: refused past n = MAX_SUM_NIMBER or |u| =
+#: MAX_SUM_UPS (the same for the reduced canonical form of such a game).
+MAX_SUM_NIMBER = 256
+MAX_SUM_UPS = 2_000
 #: The deepest recursion of the plain Python code (comparisons, sums, simplification along a
 #: game tree); past that the operation is refused rather than overflowing the stack.
 MAX_DEPTH = 4_000
@@ -577,16 +579,18 @@ def _opts(g: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _sum_room(g: int, other: str = "") -> None:
-    """Refuse work that expands a number-up-star kept as its tag beyond MAX_SUM_TAG."""
+    """Refuse work that expands a number-up-star kept as its tag beyond MAX_SUM_NIMBER or MAX_SUM_UPS."""
     if _left[g] is not None:
         return
     _, u, n = _nus[g]
-    if abs(u) > MAX_SUM_TAG or n > MAX_SUM_TAG:
+    if abs(u) > MAX_SUM_UPS or n > MAX_SUM_NIMBER:
         from .notation import format_game
+        what, cap, name = ("nimbers", MAX_SUM_NIMBER, "NIMBER") if n > MAX_SUM_NIMBER \
+            else ("up-multiples", MAX_SUM_UPS, "UPS")
         raise UnsupportedError(
             f"{other or 'this computation'} would expand {format_game(_objects[g])} "
-            f"option by option, and up-multiples and nimbers past {MAX_SUM_TAG} "
-            f"(cgt.game.MAX_SUM_TAG) are only added to number-up-stars")
+            f"option by option, and {what} past {cap:,} (cgt.game.MAX_SUM_{name}) are "
+            f"only added to number-up-stars")
 
 
 def _family(x: Fraction, n: int) -> tuple[int, ...]:
