@@ -579,7 +579,7 @@ def _opts(g: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _sum_room(g: int, other: str = "") -> None:
-    """Refuse work that expands a number-up-star kept as its tag beyond MAX_SUM_NIMBER or MAX_SUM_UPS."""
+    """Refuse work that expands a tag-kept number-up-star past MAX_SUM_NIMBER or MAX_SUM_UPS."""
     if _left[g] is not None:
         return
     _, u, n = _nus[g]
