@@ -23,11 +23,25 @@ recursive definition (``G <= H`` iff no ``G^L >= H`` and no ``H^R <= G``) with t
 avoidance theorem (a number's own options need not be tried against a non-number) and are
 memoised by id pair.
 
+**Games kept as tags.** A number-up-star is built with explicit options only while it is
+small (|x| <= EXPLICIT_INTEGER with denominator at most 2^EXPLICIT_BITS, |u| <=
+EXPLICIT_UPS, n <= EXPLICIT_NIMBER); any other is the tag alone, O(1) memory whatever its
+size (``*99999999``, ``^99999999``, ``2^-1000``), its options listed by :func:`_opts` when
+an operation needs them (at most MAX_OPTIONS). Sums, negatives, comparisons, stops,
+birthday, mean, temperature, atomic weight and reduced form of number-up-stars come from
+the tags. A general game with such a follower is flagged (``_sym``) and handled by the
+plain Python code below, where x + *n is compared with a game H through H's *profile*
+k -> (H <= x + *k, x + *k <= H), piecewise constant with few pieces (see
+:func:`_profile`), so that {0 | *99999} = ^*99998 is found without listing 99999 options.
+What would still be huge is refused with one sentence naming the limit
+(MAX_OPTIONS, MAX_SUM_NIMBER, MAX_SUM_UPS, MAX_DEPTH, MAX_TABLE), and :func:`time_limit`
+bounds the time (docs/limits.md, section cgt).
+
 The table is mirrored into flat arrays, and comparison and canonical simplification run in
-numba kernels (:mod:`._cgt_kernels`) while every number met so far is exactly a float
-(dyadic rationals with at most 53 significant bits); past that, the plain Python code
+numba kernels (:mod:`._cgt_kernels`) for games without tag-kept followers (every explicit
+number is exactly a float, so float comparison there is exact); the plain Python code
 below (:func:`_le_plain`, :func:`_simplify_plain`), which the kernels are tested against,
-takes over for the rest of the process, equally exact.
+handles the others, equally exact.
 
 >>> from clobbermania.cgt import Game, UP, STAR
 >>> Game.from_options([0], [UP]) is UP + UP + STAR
