@@ -20,6 +20,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import resource
 import sys
 import time
@@ -134,7 +135,8 @@ def summarize(results, elapsed: float, total: float, mem: int, args) -> dict:
         by_kind = collections.defaultdict(list)
         for r in findings:
             for f in r.findings:
-                key = f.split(":")[0] if not f.startswith("traceback") else f[:160]
+                key = f[:160] if f.startswith("traceback") else re.sub(
+                    r"\d+(\.\d+)?", "N", f.split(":")[0])
                 by_kind[(r.case.verb, key)].append((r, f))
         for (verb, key), items in sorted(by_kind.items()):
             md.append(f"### {verb}: {key} ({len(items)} inputs)")
