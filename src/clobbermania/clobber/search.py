@@ -489,16 +489,14 @@ def solve_sum(positions: list[Position], first: int | str, *,
                            time.perf_counter() - budget.t0, proof, text)
 
     try:
-        try:
-            from . import values
-        except ImportError:  # pragma: no cover - a checkout without the values module
-            values = None
+        from . import values  # the component values (loaded when first needed)
+
         if stones <= MAX_STONES:
             packed = _pack(positions, parts)
             engine = _engine_for(packed.board, stones)
             me, opp = _masks(packed.black, packed.white, color)
             rows_only = all(_in_a_line(positions[gi].board, part) for gi, part in parts)
-            if values is None or not rows_only:
+            if not rows_only:
                 win = engine.wins(me, opp, budget)
                 return result(color if win else opponent(color),
                               f"exhaustive search, {budget.nodes:,} nodes")
@@ -520,14 +518,10 @@ def solve_sum(positions: list[Position], first: int | str, *,
                 if budget.expired():
                     raise
             return _solve_rows(positions, parts, color, budget, result)
-        if values is not None and all(_in_a_line(positions[gi].board, part)
-                                      for gi, part in parts):
+        if all(_in_a_line(positions[gi].board, part) for gi, part in parts):
             return _solve_rows(positions, parts, color, budget, result)
         from ..cgt import ZERO
 
-        if values is None:  # pragma: no cover - a checkout without the values module
-            raise UnsupportedError("sums of more than 64 stones need component values "
-                                   "(clobbermania.clobber.values)")
         big = [(gi, part) for gi, part in parts if not _is_small(positions[gi].board, part)]
         small = [(gi, part) for gi, part in parts if _is_small(positions[gi].board, part)]
         game = ZERO
