@@ -12,6 +12,7 @@ at once, or refused with one sentence naming the limit.
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 import time
@@ -206,6 +207,7 @@ def test_general_games_with_tag_followers():
     assert a.outcome == Game("{1|*}").outcome == "L"
     assert a.mean == a.temperature == Fraction(1, 2)
     assert [str(x) for x in parse("*5").left_options] == ["0", "*", "*2", "*3", "*4"]
+    assert pickle.loads(pickle.dumps(a)) is a
     assert time.perf_counter() - t < 1
 
 

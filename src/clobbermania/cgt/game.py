@@ -1397,7 +1397,13 @@ class Game:
 
     def __reduce__(self):
         # pickling rebuilds the game from its text, which yields the same canonical object
-        return (Game, (str(self),))
+        # (read without the caps on user input: the text is the engine's own)
+        return (_unpickle, (str(self),))
+
+
+def _unpickle(text: str) -> Game:
+    from .notation import _parse
+    return _parse(text, False)
 
 
 def number(x: int | Fraction | str) -> Game:

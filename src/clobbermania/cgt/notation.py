@@ -364,9 +364,15 @@ def parse(text: str) -> _g.Game:
     ...     print(exc)
     unexpected character 'q' at position 5 in the game expression '1 + q'
     """
+    return _parse(text, True)
+
+
+def _parse(text: str, bounded: bool) -> _g.Game:
+    """:func:`parse`; ``bounded=False`` (text printed by this module, as pickling does)
+    skips the caps on length and nesting."""
     if not isinstance(text, str):
         raise NotationError(f"a game expression must be text, not {type(text).__name__}")
-    if len(text) > MAX_EXPRESSION_LENGTH:
+    if bounded and len(text) > MAX_EXPRESSION_LENGTH:
         raise NotationError(f"the game expression has {len(text):,} characters, more than "
                             f"the limit of {MAX_EXPRESSION_LENGTH:,}")
     toks = _tokenize(text)
@@ -376,7 +382,7 @@ def parse(text: str) -> _g.Game:
     for t in toks:
         if t.kind in ("{", "("):
             depth += 1
-            if depth > MAX_NESTING:
+            if bounded and depth > MAX_NESTING:
                 raise NotationError(f"the game expression nests braces and parentheses "
                                     f"deeper than the limit of {MAX_NESTING} (position "
                                     f"{t.pos + 1})")
