@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from fractions import Fraction
+from functools import cache
 
 import pytest
 from cli_runner import run_cli
@@ -146,6 +147,33 @@ def test_thermograph_of_tags_is_that_of_the_representative():
 
 
 # --- huge tags at once ---------------------------------------------------------------------
+
+@cache
+def _raw_le(g, h) -> bool:
+    """Conway's definition on raw trees (left options, right options), nothing else."""
+    return not any(_raw_le(h, gl) for gl in g[0]) and not any(_raw_le(hr, g) for hr in h[1])
+
+
+@cache
+def _raw_sum(g, h):
+    return (tuple(_raw_sum(x, h) for x in g[0]) + tuple(_raw_sum(g, x) for x in h[0]),
+            tuple(_raw_sum(x, h) for x in g[1]) + tuple(_raw_sum(g, x) for x in h[1]))
+
+
+def _raw_nim(n: int):
+    opts = tuple(_raw_nim(k) for k in range(n))
+    return (opts, opts)
+
+
+def test_zero_bar_nimber_by_brute_force():
+    # {0 | *n} = ^ + *(n xor 1) on raw trees: ^ = {0 | *}, sums by the definition
+    zero = ((), ())
+    up = ((zero,), (_raw_nim(1),))
+    for n in range(1, 6):
+        g = ((zero,), (_raw_nim(n),))
+        h = _raw_sum(up, _raw_nim(n ^ 1))
+        assert _raw_le(g, h) and _raw_le(h, g), n
+
 
 def test_zero_bar_nimber_pattern():
     # {0 | *n} = ^ + *(n xor 1) for n >= 1 ({0|*} = ^, {0|*2} = ^*3, ...), by the canonical
