@@ -5,7 +5,7 @@ Every ``*_kernels.py`` module takes these from here, so each tool exists once:
 
 - :func:`popcount` and :func:`bit_index` are LLVM's ``ctpop`` and ``cttz`` (one
   instruction on current CPUs, a short fallback elsewhere); :func:`lowbit` isolates the
-  lowest set bit;
+  lowest set bit; :func:`reverse_low` reverses the low n bits;
 - :func:`mix64` is the splitmix64 finaliser (Steele, Lea, Flood, *Fast splittable
   pseudorandom number generators*, OOPSLA 2014), a bijection of 64-bit words in which
   every input bit reaches every output bit: the kernels' open-addressing tables take
@@ -49,14 +49,9 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 U8 = np.uint64(8)
 U255 = np.uint64(255)
-ALL = ~np.uint64(0)
+ALL = ~U0
 #: 2^64 / golden ratio, odd: multiplying by it spreads a key over the word
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27 = np.uint64(27)
-_S30 = np.uint64(30)
-_S31 = np.uint64(31)
 
 
 @intrinsic
@@ -120,12 +115,35 @@ def mix64(x):
     >>> hex(mix64(np.uint64(1)))
     '0x5692161d100b05e5'
     """
-    x ^= x >> _S30
-    x *= _MIX1
-    x ^= x >> _S27
-    x *= _MIX2
-    x ^= x >> _S31
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
     return x
+
+
+@njit(cache=True)
+def reverse_low(x, n):
+    """The low n bits of the uint64 x (1 <= n <= 64) in reverse order (bit i goes to bit
+    n - 1 - i); the bits above are dropped.
+
+    >>> int(reverse_low(np.uint64(0b0011), 4))
+    12
+    """
+    v = np.uint64(x)
+    m = np.uint64(0x5555555555555555)
+    v = ((v >> np.uint64(1)) & m) | ((v & m) << np.uint64(1))
+    m = np.uint64(0x3333333333333333)
+    v = ((v >> np.uint64(2)) & m) | ((v & m) << np.uint64(2))
+    m = np.uint64(0x0F0F0F0F0F0F0F0F)
+    v = ((v >> np.uint64(4)) & m) | ((v & m) << np.uint64(4))
+    m = np.uint64(0x00FF00FF00FF00FF)
+    v = ((v >> np.uint64(8)) & m) | ((v & m) << np.uint64(8))
+    m = np.uint64(0x0000FFFF0000FFFF)
+    v = ((v >> np.uint64(16)) & m) | ((v & m) << np.uint64(16))
+    v = (v >> np.uint64(32)) | (v << np.uint64(32))
+    return v >> np.uint64(64 - n)
 
 
 @njit(cache=True, inline="always")
@@ -150,12 +168,13 @@ def symmetry_tables(perms: Sequence[Sequence[int]] | np.ndarray) -> np.ndarray:
     """
     perms = np.asarray(perms, dtype=np.int64)
     nperm, n = perms.shape
+    images = np.zeros((nperm, 64), dtype=np.uint64)      # images[s, v] = 1 << perm[s][v]
+    images[:, :n] = np.left_shift(np.uint64(1), perms.astype(np.uint64))
+    per_byte = images.reshape(nperm, 8, 8)                # (s, j, i): square 8j + i
+    bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.uint64)
     tab = np.zeros((nperm, 8, 256), dtype=np.uint64)
-    byte = np.arange(256)
-    for v in range(n):
-        has = (byte >> (v % 8)) & 1 == 1
-        for s in range(nperm):
-            tab[s, v // 8, has] |= np.uint64(1 << int(perms[s, v]))
+    for i in range(8):                                    # OR in square 8j + i where set
+        tab |= bits[None, None, :, i] * per_byte[:, :, i, None]
     return tab
 
 

@@ -357,6 +357,22 @@ def check_move(board: Board, cells: Sequence[int], move: Move, color: int | None
     raise IllegalMoveError(f"move {name} is illegal: {board.square_name(dst)} {what}")
 
 
+def _parse_cells(chars: str, place: str) -> bytes:
+    """The cells written by the characters x, o and . of ``chars``; a bad character is
+    refused naming its place (``place`` with ``{}`` for its 1-based index in ``chars``).
+
+    >>> list(_parse_cells("xo.", "position {}"))
+    [1, 2, 0]
+    """
+    cells = bytearray()
+    for j, ch in enumerate(chars, start=1):
+        cell = _CHAR_TO_CELL.get(ch)
+        if cell is None:
+            raise NotationError(f"bad character {ch!r} at {place.format(j)} (use x, o or .)")
+        cells.append(cell)
+    return bytes(cells)
+
+
 def parse_grid_text(text: str) -> tuple[int, int, bytes]:
     """Parse grid notation into (rows, cols, cells); errors name row and column."""
     if not isinstance(text, str):
@@ -370,12 +386,7 @@ def parse_grid_text(text: str) -> tuple[int, int, bytes]:
     for i, row in enumerate(rows_text, start=1):
         if not row:
             raise NotationError(f"row {i} of the board is empty")
-        for j, ch in enumerate(row, start=1):
-            cell = _CHAR_TO_CELL.get(ch)
-            if cell is None:
-                raise NotationError(f"bad character {ch!r} at row {i}, column {j} of the board "
-                                    "(use x, o or .)")
-            cells.append(cell)
+        cells += _parse_cells(row, f"row {i}, column {{}} of the board")
         if width is None:
             width = len(row)
         elif len(row) != width:
@@ -387,13 +398,7 @@ def parse_grid_text(text: str) -> tuple[int, int, bytes]:
 def parse_vertex_colors(text: str, n: int) -> bytes:
     """Vertex colours in vertex order, e.g. ``xoxoxxoo``; '/' and line breaks are ignored."""
     body = re.sub(r"[/\r\n]", "", text.strip())
-    cells = bytearray()
-    for j, ch in enumerate(body, start=1):
-        cell = _CHAR_TO_CELL.get(ch)
-        if cell is None:
-            raise NotationError(f"bad character {ch!r} at position {j} of the vertex colours "
-                                "(use x, o or .)")
-        cells.append(cell)
+    cells = _parse_cells(body, "position {} of the vertex colours")
     if len(cells) != n:
         raise NotationError(f"the board gives {len(cells)} vertex colours but the graph has "
                             f"{n} vertices")

@@ -15,27 +15,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._bits import GOLDEN, mix64, reverse_low
 from ..cgt._cgt_kernels import sum_get
 
 MAX_CELLS = 63   # the bits of a non-negative int64
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reverse(x, n):
-    """The low n bits of x (0 < n < 64) in reverse order: a part turned by 180 degrees."""
-    v = np.uint64(x)
-    m = np.uint64(0x5555555555555555)
-    v = ((v >> np.uint64(1)) & m) | ((v & m) << np.uint64(1))
-    m = np.uint64(0x3333333333333333)
-    v = ((v >> np.uint64(2)) & m) | ((v & m) << np.uint64(2))
-    m = np.uint64(0x0F0F0F0F0F0F0F0F)
-    v = ((v >> np.uint64(4)) & m) | ((v & m) << np.uint64(4))
-    m = np.uint64(0x00FF00FF00FF00FF)
-    v = ((v >> np.uint64(8)) & m) | ((v & m) << np.uint64(8))
-    m = np.uint64(0x0000FFFF0000FFFF)
-    v = ((v >> np.uint64(16)) & m) | ((v & m) << np.uint64(16))
-    v = (v >> np.uint64(32)) | (v << np.uint64(32))
-    return np.int64(v >> np.uint64(64 - n))
+    """The n squares of part x (0 < n < 64) in reverse order: the part turned by 180
+    degrees."""
+    return np.int64(reverse_low(np.uint64(x), n))
 
 
 @njit(cache=True)
@@ -250,9 +240,9 @@ def part_options(h, w, b, wm):
 
 @njit(cache=True)
 def _hslot(h, w, b, x, mask):
-    k = np.uint64(b) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(x) * np.uint64(0xC2B2AE3D27D4EB4F)
+    k = np.uint64(b) * GOLDEN ^ np.uint64(x) * np.uint64(0xC2B2AE3D27D4EB4F)
     k ^= np.uint64(h * 64 + w) * np.uint64(0x165667B19E3779F9)
-    return np.int64((k ^ (k >> np.uint64(31))) & np.uint64(mask))
+    return np.int64(mix64(k) & np.uint64(mask))
 
 
 @njit(cache=True)
@@ -430,6 +420,16 @@ def part_dag(h, w, b, wm, hkeys, hvals, limit):
 
 
 @njit(cache=True)
+def _request(req, nreq, kind, g, h):
+    """``req`` (grown when full) with row ``nreq`` = (kind, g, h)."""
+    req = _grown(req, nreq + 1)
+    req[nreq, 0] = kind
+    req[nreq, 1] = g
+    req[nreq, 2] = h
+    return req
+
+
+@njit(cache=True)
 def raw_options(batch, vals, opt_start, side, ranges, refs, neg, skeys, svals, zero):
     """The options of parts ``batch`` (of a :func:`part_dag` listing, every new part below
     them valued in ``vals``) as cgt ids, each option the sum of its parts' values.
@@ -466,13 +466,7 @@ def raw_options(batch, vals, opt_start, side, ranges, refs, neg, skeys, svals, z
                 if refs[r, 1]:
                     v = neg[v]
                     if v < 0:
-                        if nreq >= req.shape[0]:
-                            bigger = np.empty((2 * req.shape[0], 3), np.int64)
-                            bigger[:nreq] = req[:nreq]
-                            req = bigger
-                        req[nreq, 0] = 0
-                        req[nreq, 1] = vals[ref] if ref >= 0 else -ref - 1
-                        req[nreq, 2] = 0
+                        req = _request(req, nreq, 0, vals[ref] if ref >= 0 else -ref - 1, 0)
                         nreq += 1
                         ok = False
                         break
@@ -481,13 +475,7 @@ def raw_options(batch, vals, opt_start, side, ranges, refs, neg, skeys, svals, z
                 elif v != zero:
                     t = sum_get(skeys, svals, total, v)
                     if t < 0:
-                        if nreq >= req.shape[0]:
-                            bigger = np.empty((2 * req.shape[0], 3), np.int64)
-                            bigger[:nreq] = req[:nreq]
-                            req = bigger
-                        req[nreq, 0] = 1
-                        req[nreq, 1] = total
-                        req[nreq, 2] = v
+                        req = _request(req, nreq, 1, total, v)
                         nreq += 1
                         ok = False
                         break

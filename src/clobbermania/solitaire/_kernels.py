@@ -14,7 +14,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._bits import U0, U1, bit_index, image, least_image, lowbit, mix64, popcount, row_mask
+from .._bits import (
+    U0,
+    U1,
+    bit_index,
+    image,
+    least_image,
+    lowbit,
+    mix64,
+    popcount,
+    reverse_low,
+    row_mask,
+)
 
 HASH3 = np.uint64(0x165667B19E3779F9)
 S40 = np.uint64(40)
@@ -53,7 +64,10 @@ def flood(start, occ, adj):
 
 @njit(cache=True)
 def group_static_bound(b, w, blacksq, bipartite):
-    """The bound of one mixed group: 2 when its delta is 0 (mod 3), else 1."""
+    """The bound of one group: a one-coloured group never moves and keeps its stones; a
+    mixed group keeps 2 when the board is bipartite and its delta is 0 (mod 3), else 1."""
+    if b == U0 or w == U0:
+        return popcount(b | w)
     if bipartite:
         clash = popcount(b & ~blacksq) + popcount(w & blacksq)
         if (popcount(b | w) + clash) % 3 == 0:
@@ -63,20 +77,13 @@ def group_static_bound(b, w, blacksq, bipartite):
 
 @njit(cache=True)
 def static_lower_bound(b, w, adj, blacksq, bipartite):
-    """Sum over groups of stones: a one-coloured group keeps all its stones, a mixed group
-    at least one, and two when the board is bipartite and the group's delta is 0."""
+    """Sum over groups of stones of :func:`group_static_bound`."""
     occ = b | w
-    rem = occ
     lb = 0
-    while rem != U0:
-        comp = flood(lowbit(rem), occ, adj)
-        rem &= ~comp
-        cb = comp & b
-        cw = comp & w
-        if cb == U0 or cw == U0:
-            lb += popcount(comp)
-        else:
-            lb += group_static_bound(cb, cw, blacksq, bipartite)
+    while occ != U0:
+        comp = flood(lowbit(occ), b | w, adj)
+        occ ^= comp
+        lb += group_static_bound(comp & b, comp & w, blacksq, bipartite)
     return lb
 
 
@@ -95,32 +102,27 @@ def alternation_lower_bound(nb, nw, side):
             side = 0
 
 
+@njit(cache=True, inline="always")
+def _key_less(b1, w1, s1, b2, w2, s2):
+    return b1 < b2 or (b1 == b2 and (w1 < w2 or (w1 == w2 and s1 < s2)))
+
+
 @njit(cache=True)
 def canonical_key(b, w, side, table, nsym, color_swap):
     """The least (black, white, side) over the board's symmetries (and the colour swap,
-    which exchanges the colours and the side to move)."""
-    k1 = b
-    k2 = w
-    ks = side
-    if color_swap:
-        sside = side if side == 2 else 1 - side
-        if w < k1 or (w == k1 and (b < k2 or (b == k2 and sside < ks))):
-            k1 = w
-            k2 = b
-            ks = sside
-    for s in range(1, nsym):
+    which exchanges the colours and the side to move): the images of
+    :func:`clobbermania._bits.least_image` with the side to move as a third key."""
+    sside = side if side == 2 else 1 - side
+    k1 = ~U0
+    k2 = ~U0
+    ks = 3
+    for s in range(nsym):
         mb = image(b, table, s)
         mw = image(w, table, s)
-        if mb < k1 or (mb == k1 and (mw < k2 or (mw == k2 and side < ks))):
-            k1 = mb
-            k2 = mw
-            ks = side
-        if color_swap:
-            sside = side if side == 2 else 1 - side
-            if mw < k1 or (mw == k1 and (mb < k2 or (mb == k2 and sside < ks))):
-                k1 = mw
-                k2 = mb
-                ks = sside
+        if _key_less(mb, mw, side, k1, k2, ks):
+            k1, k2, ks = mb, mw, side
+        if color_swap and _key_less(mw, mb, sside, k1, k2, ks):
+            k1, k2, ks = mw, mb, sside
     return k1, k2, ks
 
 
@@ -198,10 +200,7 @@ def path_key(b, w, adj):
         if nxt == U0:
             break
         cur = bit_index(lowbit(nxt))
-    rev = U0
-    for i in range(length):
-        if fwd & (U1 << np.uint64(i)):
-            rev |= U1 << np.uint64(length - 1 - i)
+    rev = reverse_low(fwd, length)
     ones = ~U0 if length == 64 else (U1 << np.uint64(length)) - U1
     k1 = fwd
     if rev < k1:
@@ -262,17 +261,15 @@ def group_value(b, w, adj, blacksq, bipartite, table, nsym, translate, cols,
         rem = nocc
         while rem != U0 and total < best:
             comp = flood(lowbit(rem), nocc, adj)
-            rem &= ~comp
-            cb = comp & nb
-            cw = comp & nw
-            if cb == U0 or cw == U0:
+            rem ^= comp
+            if comp & nb == U0 or comp & nw == U0:
                 total += popcount(comp)
-            else:
-                gvv = group_value(cb, cw, adj, blacksq, bipartite, table, nsym,
-                                  translate, cols, gk1, gk2, gks, gv, counter)
-                if gvv < 0:
-                    return -1
-                total += gvv
+                continue
+            part = group_value(comp & nb, comp & nw, adj, blacksq, bipartite, table, nsym,
+                               translate, cols, gk1, gk2, gks, gv, counter)
+            if part < 0:
+                return -1
+            total += part
         if total < best:
             best = total
     tt_store(gk1, gk2, gks, gv, mask, k1, k2, 2, h, best)
@@ -286,24 +283,38 @@ def free_lower_bound(b, w, adj, blacksq, bipartite, table, nsym, translate, cols
     stones within the budget, the static bound otherwise). In SC2 this is the optimum;
     in SC, where alternation only removes options, it is a lower bound."""
     occ = b | w
-    rem = occ
     lb = 0
+    rem = occ
     while rem != U0:
         comp = flood(lowbit(rem), occ, adj)
-        rem &= ~comp
+        rem ^= comp
         cb = comp & b
         cw = comp & w
-        if cb == U0 or cw == U0:
-            lb += popcount(comp)
-            continue
         v = -1
-        if popcount(comp) <= group_limit:
+        if cb != U0 and cw != U0 and popcount(comp) <= group_limit:
             v = group_value(cb, cw, adj, blacksq, bipartite, table, nsym, translate, cols,
                             gk1, gk2, gks, gv, counter)
         if v < 0:
             v = group_static_bound(cb, cw, blacksq, bipartite)
         lb += v
     return lb
+
+
+@njit(cache=True, inline="always")
+def _moves_of(mine, theirs, adj, src, dst, cnt):
+    """Append the moves of the stones ``mine`` onto ``theirs`` from index cnt."""
+    m = mine
+    while m != U0:
+        low = lowbit(m)
+        m ^= low
+        t = adj[bit_index(low)] & theirs
+        while t != U0:
+            lt = lowbit(t)
+            t ^= lt
+            src[cnt] = bit_index(low)
+            dst[cnt] = bit_index(lt)
+            cnt += 1
+    return cnt
 
 
 @njit(cache=True)
@@ -316,40 +327,25 @@ def generate_moves(b, w, side, adj, src, dst):
     (the mover's stones as black, ``side`` 0) in ``clobber/``; held equal to
     ``Position.moves`` by tests/test_solitaire_rules.py and tests/test_clobber_search.py."""
     cnt = 0
-    for col in range(2):
-        if side != 2 and side != col:
-            continue
-        mine = b if col == 0 else w
-        theirs = w if col == 0 else b
-        m = mine
-        while m != U0:
-            low = lowbit(m)
-            s = bit_index(low)
-            t = adj[s] & theirs
-            while t != U0:
-                lt = lowbit(t)
-                src[cnt] = s
-                dst[cnt] = bit_index(lt)
-                cnt += 1
-                t ^= lt
-            m ^= low
+    if side != 1:
+        cnt = _moves_of(b, w, adj, src, dst, cnt)
+    if side != 0:
+        cnt = _moves_of(w, b, adj, src, dst, cnt)
     return cnt
 
 
 @njit(cache=True)
 def count_moves(b, w, side, adj):
     """The number of moves :func:`generate_moves` writes."""
-    cnt = 0
+    n = 0
     for col in range(2):
-        if side != 2 and side != col:
-            continue
-        theirs = w if col == 0 else b
-        m = b if col == 0 else w
-        while m != U0:
-            low = lowbit(m)
-            cnt += popcount(adj[bit_index(low)] & theirs)
-            m ^= low
-    return cnt
+        if side == 2 or side == col:
+            m = b if col == 0 else w
+            while m != U0:
+                low = lowbit(m)
+                m ^= low
+                n += popcount(adj[bit_index(low)] & (w if col == 0 else b))
+    return n
 
 
 @njit(cache=True, inline="always")

@@ -90,10 +90,15 @@ PROPERTY_DESCRIPTIONS = {
 # ---------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _setup(occ, k, eu, ew, offset, pos, la, lb, cbase):  # pragma: no cover
-    """For the occupied set ``occ`` (k vertices): ``pos`` its vertices in increasing order,
-    ``la/lb`` the edges inside it as ranks a < b into ``pos``, ``cbase[j]`` the first index
-    of the block of ``occ`` without ``pos[j]``. Returns the number of edges inside."""
+def _setup(occ, k, eu, ew, offset):  # pragma: no cover
+    """For the occupied set ``occ`` (k vertices): (m, pos, la, lb, cbase) with ``pos`` its
+    vertices in increasing order, ``la/lb`` its m inside edges as ranks a < b into ``pos``
+    (the first m entries), ``cbase[j]`` the first index of the block of ``occ`` without
+    ``pos[j]``."""
+    pos = np.empty(k, np.int64)
+    la = np.empty(eu.shape[0], np.int64)
+    lb = np.empty(eu.shape[0], np.int64)
+    cbase = np.empty(k, np.int64)
     j = 0
     v = 0
     rest = occ
@@ -118,7 +123,7 @@ def _setup(occ, k, eu, ew, offset, pos, la, lb, cbase):  # pragma: no cover
             m += 1
     for t in range(k):
         cbase[t] = offset[occ ^ (np.int64(1) << pos[t])]
-    return m
+    return m, pos, la, lb, cbase
 
 
 @njit(cache=True, inline="always")
@@ -147,15 +152,11 @@ def _level_kernel(masks, k, eu, ew, offset, minst, end1, need2, end2):  # pragma
     half is written from them."""
     one = np.uint32(1)
     zero = np.uint32(0)
+    flip_all = (np.int64(1) << k) - 1
     for i in prange(masks.shape[0]):
         occ = masks[i]
-        pos = np.empty(k, np.int64)
-        la = np.empty(eu.shape[0], np.int64)
-        lb = np.empty(eu.shape[0], np.int64)
-        cbase = np.empty(k, np.int64)
-        m = _setup(occ, k, eu, ew, offset, pos, la, lb, cbase)
+        m, pos, la, lb, cbase = _setup(occ, k, eu, ew, offset)
         start = offset[occ]
-        flip_all = (np.int64(1) << k) - 1
         for p in range(np.int64(1) << (k - 1)):
             idx = start + p
             best = k
@@ -193,15 +194,11 @@ def _level_kernel(masks, k, eu, ew, offset, minst, end1, need2, end2):  # pragma
 def _joker_kernel(masks, k, eu, ew, offset, end1, endj):  # pragma: no cover
     """Single-stone endings with the joker still available, for the states of ``masks``
     (popcount k); needs ``end1`` of this level and ``endj`` of the level below."""
+    flip_all = (np.int64(1) << k) - 1
     for i in prange(masks.shape[0]):
         occ = masks[i]
-        pos = np.empty(k, np.int64)
-        la = np.empty(eu.shape[0], np.int64)
-        lb = np.empty(eu.shape[0], np.int64)
-        cbase = np.empty(k, np.int64)
-        m = _setup(occ, k, eu, ew, offset, pos, la, lb, cbase)
+        m, _, la, lb, cbase = _setup(occ, k, eu, ew, offset)
         start = offset[occ]
-        flip_all = (np.int64(1) << k) - 1
         for p in range(np.int64(1) << (k - 1)):
             ej = end1[start + p]
             for j in range(k):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._bits import symmetry_tables
 from ..errors import UnsupportedError
 from ..graphs import components
 from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position
@@ -113,17 +114,8 @@ class _Search:
         colors = board.square_colors
         self.bipartite = colors is not None
         self.blacksq = np.uint64(sum(1 << v for v in range(n) if colors and colors[v] == BLACK))
-        perms = board.symmetries()
-        # table[s, j, byte]: the image under symmetry s of the squares 8j..8j+7 in `byte`
-        images = np.zeros((len(perms), 64), dtype=np.uint64)
-        for s, perm in enumerate(perms):
-            images[s, :n] = [1 << perm[v] for v in range(n)]
-        bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # (256, 8)
-        per_chunk = images.reshape(len(perms), 8, 8)  # (sym, j, i)
-        self.table = np.zeros((len(perms), 8, 256), dtype=np.uint64)
-        for i in range(8):
-            self.table |= bits[None, None, :, i].astype(np.uint64) * per_chunk[:, :, i, None]
-        self.nsym = len(perms)
+        self.table = symmetry_tables(board.symmetries())
+        self.nsym = len(self.table)
         maxm = max(1, 2 * sum(len(board.neighbors(v)) for v in range(n)))
         depth = n + 2
         self.st = np.zeros(K.ST_SIZE, dtype=np.int64)
@@ -197,6 +189,21 @@ class _Search:
                           self.gv, self.counter, self.group_limit, self.group_budget)
         self.nodes += int(self.st[K.ST_NODES]) - before
         return int(status)
+
+    def run_until(self, target: int, clock: _Clock) -> tuple[int, bool]:
+        """:meth:`run` in chunks until the search ends or ``clock`` expires, reporting
+        progress after each chunk; returns (status, interrupted): Ctrl-C stops the search
+        (status PAUSED) instead of propagating."""
+        status = K.PAUSED
+        try:
+            while status == K.PAUSED and not clock.expired(self.nodes):
+                status = self.run(target)
+                if clock.progress:
+                    clock.progress({"target": target, "nodes": self.nodes,
+                                    "seconds": clock.elapsed()})
+        except KeyboardInterrupt:
+            return status, True
+        return status, False
 
     @property
     def group_nodes(self) -> int:
@@ -451,17 +458,8 @@ def _solve_alternating(position: Position, search: _Search, clock: _Clock, first
         outcome = []
         for side in sides:
             search.start(position.black, position.white, side)
-            status = K.PAUSED
-            try:
-                while status == K.PAUSED:
-                    if clock.expired(search.nodes):
-                        break
-                    status = search.run(k)
-                    if clock.progress:
-                        clock.progress({"target": k, "nodes": search.nodes,
-                                        "seconds": clock.elapsed()})
-            except KeyboardInterrupt:
-                interrupted = True
+            status, stopped = search.run_until(k, clock)
+            interrupted |= stopped
             seen, path = search.best()
             if seen < best[0]:
                 best = (seen, path, side)
@@ -509,15 +507,8 @@ def _solve_free(position: Position, search: _Search, clock: _Clock) -> Solitaire
         interrupted = False
         while True:
             search.start(sub.black, sub.white, 2)
-            status = K.PAUSED
-            try:
-                while status == K.PAUSED and not clock.expired(search.nodes):
-                    status = search.run(k)
-                    if clock.progress:
-                        clock.progress({"target": k, "nodes": search.nodes,
-                                        "seconds": clock.elapsed()})
-            except KeyboardInterrupt:
-                interrupted = True
+            status, stopped = search.run_until(k, clock)
+            interrupted |= stopped
             if status == K.FOUND:
                 path = search.found_path()
                 proofs.append("bound" if k == lb else "search")
