@@ -8,6 +8,8 @@ Prints, for BENCHMARKS.md:
     --run-32 the build itself (4 GiB of memory, minutes);
   * row lookups per second: vectorised (``RowDatabase.lookups``) and scalar
     (``value_of_index``, ``value``), random rows of 27 stones;
+  * seconds for ``row_statistics`` (value distribution and losing shares) over every
+    row of the long build, and of the 32-stone build with --run-32;
   * the nim values of (ox)^n for n up to 100,000 (``families.family_values``), unless
     --skip-family.
 
@@ -76,6 +78,16 @@ def project(by_length: dict[str, float], target: int) -> tuple[float, float]:
         ratio_est += t_r
         doubling += t_d
     return ratio_est, doubling
+
+
+def timed_stats(db_dir: Path) -> tuple[float, int]:
+    """Seconds for ``row_statistics`` over every row of the database in ``db_dir``, and
+    the number of rows it counted."""
+    from clobbermania.clobber.rowdb import row_statistics
+
+    t = time.perf_counter()
+    stats = row_statistics(RowDatabase.open(db_dir))
+    return time.perf_counter() - t, stats.rows
 
 
 def family(args, report) -> None:
@@ -160,6 +172,8 @@ def main() -> None:
                      for k in sorted(big["by_length"], key=int)[-3:])
     report(f"build 1..{args.max} stones ({2 ** (args.max + 1) - 2:.3g} rows)",
            f"{big['seconds']:.1f} s  (peak {big['peak_gib']:.2f} GiB; {last})")
+    secs, n = timed_stats(d)
+    report(f"stats over all {n:.3g} rows (1..{args.max} stones)", f"{secs:.1f} s")
     if args.max < 32:
         ratio_est, doubling = project(big["by_length"], 32)
         report("projection 1..32 stones (8.6e9 rows)",
@@ -175,6 +189,8 @@ def main() -> None:
         report("build 1..32 stones (8.6e9 rows)",
                f"{total / 60:.1f} min  ({args.max + 1}..32 resumed: {r32['seconds']:.0f} s, "
                f"{last}; peak {r32['peak_gib']:.2f} GiB)")
+        secs, n = timed_stats(d)
+        report(f"stats over all {n:.3g} rows (1..32 stones)", f"{secs:.1f} s")
     shutil.rmtree(work / "b27-0", ignore_errors=True)
     if not args.workdir:
         shutil.rmtree(work, ignore_errors=True)
