@@ -372,6 +372,8 @@ def test_joker_witness_replay_raises_on_a_bad_witness():
     assert JokerWitness((), 1, (Move(0, 1), Move(1, 2))).replay(p).text() == "..x"
     with pytest.raises(IllegalMoveError, match="flips vertex 1, which is empty"):
         JokerWitness((Move(1, 2),), 1, ()).replay(p)
+    with pytest.raises(IllegalMoveError, match="vertex 3, which is not on this 3-vertex"):
+        JokerWitness((), 3, ()).replay(p)
     with pytest.raises(IllegalMoveError, match="before the flip"):
         JokerWitness((Move(0, 1),), None, ()).replay(p)  # x takes x: not a capture
     with pytest.raises(IllegalMoveError, match="after the flip"):

@@ -91,10 +91,10 @@ PROPERTY_DESCRIPTIONS = {
 
 @njit(cache=True)
 def _setup(occ, k, eu, ew, offset):  # pragma: no cover
-    """For the occupied set ``occ`` (k vertices): (m, pos, la, lb, cbase) with ``pos`` its
-    vertices in increasing order, ``la/lb`` its m inside edges as ranks a < b into ``pos``
-    (the first m entries), ``cbase[j]`` the first index of the block of ``occ`` without
-    ``pos[j]``."""
+    """For the occupied set ``occ`` (k vertices): (start, m, pos, la, lb, cbase) with
+    ``start`` the index of its first state, ``pos`` its vertices in increasing order,
+    ``la/lb`` its m inside edges as ranks a < b into ``pos`` (the first m entries),
+    ``cbase[j]`` the first index of the block of ``occ`` without ``pos[j]``."""
     pos = np.empty(k, np.int64)
     la = np.empty(eu.shape[0], np.int64)
     lb = np.empty(eu.shape[0], np.int64)
@@ -123,7 +123,7 @@ def _setup(occ, k, eu, ew, offset):  # pragma: no cover
             m += 1
     for t in range(k):
         cbase[t] = offset[occ ^ (np.int64(1) << pos[t])]
-    return m, pos, la, lb, cbase
+    return offset[occ], m, pos, la, lb, cbase
 
 
 @njit(cache=True, inline="always")
@@ -154,9 +154,7 @@ def _level_kernel(masks, k, eu, ew, offset, minst, end1, need2, end2):  # pragma
     zero = np.uint32(0)
     flip_all = (np.int64(1) << k) - 1
     for i in prange(masks.shape[0]):
-        occ = masks[i]
-        m, pos, la, lb, cbase = _setup(occ, k, eu, ew, offset)
-        start = offset[occ]
+        start, m, pos, la, lb, cbase = _setup(masks[i], k, eu, ew, offset)
         for p in range(np.int64(1) << (k - 1)):
             idx = start + p
             best = k
@@ -196,9 +194,7 @@ def _joker_kernel(masks, k, eu, ew, offset, end1, endj):  # pragma: no cover
     (popcount k); needs ``end1`` of this level and ``endj`` of the level below."""
     flip_all = (np.int64(1) << k) - 1
     for i in prange(masks.shape[0]):
-        occ = masks[i]
-        m, _, la, lb, cbase = _setup(occ, k, eu, ew, offset)
-        start = offset[occ]
+        start, m, _, la, lb, cbase = _setup(masks[i], k, eu, ew, offset)
         for p in range(np.int64(1) << (k - 1)):
             ej = end1[start + p]
             for j in range(k):
@@ -442,7 +438,10 @@ class JokerWitness:
                                    f"legal SC2 play: {r.error}")
         p = r.final
         if self.flipped is not None:
-            if not 0 <= self.flipped < p.board.n or p.cells[self.flipped] == EMPTY:
+            if not 0 <= self.flipped < p.board.n:
+                raise IllegalMoveError(f"the joker witness flips vertex {self.flipped}, which "
+                                       f"is not on this {p.board.n}-vertex board")
+            if p.cells[self.flipped] == EMPTY:
                 raise IllegalMoveError(f"the joker witness flips vertex {self.flipped}, which "
                                        f"is empty after its first {len(self.before)} moves")
             p = _flip(p, self.flipped)
