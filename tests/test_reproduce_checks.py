@@ -1,5 +1,6 @@
 """The reproduce claims say PASS only when their checks hold: a damaged input or a wrong
-witness gives FAIL (or an honest report), never a traceback or a silent pass."""
+witness gives FAIL (or an honest report), never a traceback or a silent pass; and the
+library checks with conditions, not ``assert`` statements or swallowed ImportErrors."""
 
 import pytest
 
@@ -35,3 +36,19 @@ def test_no_import_error_of_our_own_modules_is_hidden(module):
 
     source = inspect.getsource(importlib.import_module(f"clobbermania.{module}"))
     assert "except ImportError" not in source
+
+
+def test_no_assert_statement_in_library_code():
+    # python -O drops assert statements: a check written as one would vanish (and print a
+    # traceback instead of a FAIL or an error sentence); internal invariants raise instead
+    import ast
+    from pathlib import Path
+
+    import clobbermania
+
+    root = Path(clobbermania.__file__).parent
+    found = [f"{path.relative_to(root)}:{node.lineno}"
+             for path in sorted(root.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(), str(path)))
+             if isinstance(node, ast.Assert)]
+    assert not found, found
