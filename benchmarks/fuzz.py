@@ -52,15 +52,17 @@ def main() -> int:
     else:
         todo = list(fuzzing.cases(args.seed, args.inputs, heavy, args.start))
     t0 = time.perf_counter()
-    warm = fuzzing.warm()
     runner = fuzzing.Runner(jobs=args.jobs)
     try:
+        warm, note = fuzzing.warm_safely(runner)
+        if note:
+            print(f"warning: {note}", flush=True)
         for res in runner.setup():
             if res.code != 0 or res.findings:
                 print(f"warning: setup call {res.case.shell()} failed: exit {res.code}, "
                       f"{res.findings} {res.stderr[-600:]}")
         parent_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(f"warm parent: {warm:.1f} s, RSS {parent_rss / 1024:.0f} MB; memory cap "
+        print(f"warm parent: {warm or 0:.1f} s, RSS {parent_rss / 1024:.0f} MB; memory cap "
               f"{runner.mem / 2**30:.1f} GB a child; {len(todo)} inputs, seed {args.seed}, "
               f"{args.jobs} at a time", flush=True)
         t1 = time.perf_counter()

@@ -971,6 +971,23 @@ def warm() -> float:
     return time.perf_counter() - t0
 
 
+def warm_safely(runner: Runner, tries: int = 2) -> tuple[float | None, str]:
+    """Warm this process (``warm``) once a child has run the same calls without dying: a
+    stale numba cache can abort the process that loads it (LLVM "Symbol not found"), and
+    the parent must survive that. Returns (seconds, or None when not warmed; a note)."""
+    probe = Case(index=-100, verb="warm-up", kind="setup", cap=300.0,
+                 argv=tuple(WARM_CALLS[-1]), before=tuple(tuple(c) for c in WARM_CALLS[:-1]))
+    note = ""
+    for _ in range(tries):
+        res = next(runner.run([probe]))
+        if res.signal is None and not res.killed_by_cap:
+            return warm(), note
+        note = (f"the warm-up calls died in a child ({res.findings}; "
+                f"{res.stderr.strip()[-300:]}); the parent is not warmed")
+        time.sleep(5)
+    return None, note
+
+
 class Runner:
     """Forks a child per case, ``jobs`` at a time, under the memory and wall-clock caps."""
 
