@@ -22,15 +22,16 @@ from collections.abc import Iterable
 import networkx as nx
 
 from .errors import BoardError
-from .stones import Board
+from .stones import MAX_BOARD_SQUARES, Board
 
-#: Refuse graphs whose adjacency would not fit comfortably in memory (a board of 65,536
-#: vertices takes about 0.5 s and 60 MB to build; docs/limits.md).
-MAX_GRAPH_VERTICES = 1 << 16
+#: Refuse graphs whose adjacency would not fit comfortably in memory: the searches key
+#: parts by bitmasks of the whole board (n^2 / 8 bytes); the same cap as a grid's squares
+#: (``stones.MAX_BOARD_SQUARES``; docs/limits.md).
+MAX_GRAPH_VERTICES = MAX_BOARD_SQUARES
 MAX_GRAPH_EDGES = 1 << 20
 #: Cycles of at most this many vertices carry their 2n rotations and reflections as
 #: known symmetries (2n^2 numbers); longer ones only the identity.
-MAX_CYCLE_SYMMETRY_VERTICES = 1024
+MAX_CYCLE_SYMMETRY_VERTICES = 256
 #: The largest edge-list file read (bytes).
 MAX_EDGE_LIST_BYTES = 32 << 20
 

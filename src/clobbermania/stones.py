@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from .errors import BoardError, IllegalMoveError, NotationError
+from .errors import BoardError, IllegalMoveError, NotationError, UnsupportedError
 
 EMPTY = 0
 BLACK = 1
@@ -33,6 +33,10 @@ WHITE = 2
 COLORS = (BLACK, WHITE)
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 COLOR_BY_NAME = {"black": BLACK, "white": WHITE, "x": BLACK, "o": WHITE}
+
+#: The most squares a board written out in text may have (grid notation; graph boards
+#: are capped by ``graphs.MAX_GRAPH_VERTICES``, the same number).
+MAX_BOARD_SQUARES = 1 << 14
 
 #: Characters accepted for each cell content; the first of each is the one printed.
 CELL_CHARS = {EMPTY: ".", BLACK: "x", WHITE: "o"}
@@ -427,9 +431,16 @@ class Position:
     # -- construction -----------------------------------------------------------------
     @classmethod
     def from_string(cls, text: str, board: Board | None = None) -> Position:
-        """Parse grid notation, or vertex colours in vertex order when ``board`` is a graph."""
+        """Parse grid notation, or vertex colours in vertex order when ``board`` is a graph.
+
+        A grid has at most :data:`MAX_BOARD_SQUARES` squares (the searches key parts by
+        bitmasks of the whole board: n^2 / 8 bytes of masks).
+        """
         if board is None or board.is_grid:
             rows, cols, cells = parse_grid_text(text)
+            if rows * cols > MAX_BOARD_SQUARES:
+                raise UnsupportedError(f"the {rows}x{cols} board has {rows * cols:,} squares; "
+                                       f"boards have at most {MAX_BOARD_SQUARES:,}")
             if board is not None and (rows, cols) != (board.rows, board.cols):
                 if rows == 1 and cols == board.n:  # a grid given in vertex order
                     return cls(board, cells)

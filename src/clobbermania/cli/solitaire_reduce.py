@@ -23,7 +23,7 @@ from ..stones import COLOR_NAMES, Position, color_from_name
 from ._common import emit_json, load_position
 
 #: Largest checkerboard written out (moves are kept in memory: about 100 bytes each).
-MAX_SQUARES = 4_000_000
+MAX_SQUARES = 1_000_000
 #: Largest board drawn with --svg, and how many snapshots a long sequence is cut into.
 MAX_SVG_SQUARES = 10_000
 SVG_SNAPSHOTS = 8

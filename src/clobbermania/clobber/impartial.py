@@ -401,31 +401,39 @@ class GrundySolver:
         return key
 
     # -- options of a component -------------------------------------------------------
-    def _options(self, key: Any) -> list[list[Any]]:
-        """For each move of the component: the keys of the parts of the result."""
+    def _options(self, key: Any, deadline: float | None = None) -> list[list[Any]]:
+        """For each move of the component: the keys of the parts of the result (a grid or
+        graph component checks ``deadline`` at every move: each costs a flood fill)."""
         if isinstance(key, str):
             if "/" not in key:
-                return self._row_options(key)
+                return self._row_options(key, deadline if len(key) > 256 else None)
             pos = Position.from_string(key)
         else:
             board, cells = self._graph_reps[key]
             pos = Position(board, cells)
         out = []
         for mv in pos.moves():
+            if deadline is not None and time.perf_counter() > deadline:
+                raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
+                                    "values were computed (they stay cached)")
             cells = bytearray(pos.cells)
             cells[mv.dst] = cells[mv.src]
             cells[mv.src] = EMPTY
             out.append(self.component_keys(pos.board, cells))
         return out
 
-    def _row_options(self, row: str) -> list[list[Any]]:
+    def _row_options(self, row: str, deadline: float | None = None) -> list[list[Any]]:
         # the move src -> dst empties src: the row splits there into two shorter rows, the
-        # one on dst's side starting (or ending) with the mover's colour
+        # one on dst's side starting (or ending) with the mover's colour (a long row checks
+        # ``deadline`` at every move: each copies the row)
         out = []
         part_keys = self._part_keys
         if len(part_keys) > _PART_CACHE:
             part_keys.clear()
         for src, dst in Position.from_string(row).moves():
+            if deadline is not None and time.perf_counter() > deadline:
+                raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
+                                    "values were computed (they stay cached)")
             if dst > src:
                 left, right = row[:src], row[src] + row[dst + 1:]
             else:
@@ -480,7 +488,7 @@ class GrundySolver:
                     values[key] = found
                     stack.pop()
                     continue
-                opts = self._options(key)
+                opts = self._options(key, deadline)
                 missing = [c for o in opts for c in o if c not in values]
                 if missing:
                     pending[key] = opts

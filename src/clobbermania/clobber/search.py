@@ -524,9 +524,15 @@ def solve_sum(positions: list[Position], first: int | str, *,
 
         big = [(gi, part) for gi, part in parts if not _is_small(positions[gi].board, part)]
         small = [(gi, part) for gi, part in parts if _is_small(positions[gi].board, part)]
+        big_stones = sum(len(part) for _, part in big)
+        if big_stones > MAX_STONES:   # refused before any part is valued
+            raise UnsupportedError(f"the large parts hold {big_stones} stones; the search "
+                                   f"takes at most {MAX_STONES}")
         game = ZERO
         for gi, part in small:
             game = game + values.clobber_value(_part_position(positions[gi], part))
+            if budget.expired():
+                raise _OutOfTime
         if not big:
             o = game.outcome
             win = o == "N" or o == ("L" if color == BLACK else "R")

@@ -407,6 +407,7 @@ def _grid_search(s: str, clock: _Clock) -> Game:
             continue
         for j in (i - 1, i + 1, i - stride, i + stride):
             if 0 <= j < n and s[j] == other:
+                clock.check()   # each option is a copy of the part: O(n) already
                 cells = list(s)
                 cells[j] = ch
                 cells[i] = "."
@@ -437,6 +438,7 @@ def _grid_option(text: str, stride: int, clock: _Clock) -> Game:
     g = _option_memo.get(text)
     if g is not None:
         return g
+    clock.check()   # a flood fill over the whole part: far more than reading the clock
     # bit i is character i; the "/" walls are never stones, so shifting by 1 or by the
     # stride only ever reaches a real neighbour once masked with the stones
     xs = int(text.translate(_XBITS)[::-1], 2)
