@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean clean-cache
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,3 +40,8 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info
+
+# numba's cache checks only the file of the function it compiled: after a change to a
+# kernel module that others import (src/clobbermania/_bits.py, solitaire/_kernels.py)
+clean-cache:
+	find src -name '*.nb[ic]' -delete

@@ -26,21 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
+from .._bits import ALL, U0, U1, bit_index
+
 U63 = np.uint64(63)
-ALL = ~np.uint64(0)
-DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-S58 = np.uint64(58)
-_DB_TABLE = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DB_TABLE[(((1 << _i) * int(DEBRUIJN)) % (1 << 64)) >> 58] = _i
-
-
-@njit(cache=True)
-def _ctz(x):
-    """Index of the lowest set bit of a non-zero uint64 (de Bruijn multiplication)."""
-    return _DB_TABLE[((x & (~x + U1)) * DEBRUIJN) >> S58]
 
 
 @njit(cache=True)
@@ -140,7 +128,7 @@ def k_optimize(mult, B):
         for w in range((j >> 6) + 1):
             x = B[j, w]
             while x != U0:
-                i = w * 64 + _ctz(x)
+                i = w * 64 + bit_index(x)
                 x &= x - U1
                 v = best[i] + pre[j + 1] - pre[i]
                 if v > best[j + 1]:
@@ -192,7 +180,7 @@ def k_derive(col, A, B, Bm, cm, seg_lo, seg_hi, grp):
                 for w in range((i + 2) >> 6, ((j - 2) >> 6) + 1):
                     x = A[i + 1, w] & Bm[j - 1, w] & cm[c, w]
                     if x != U0:
-                        k = w * 64 + _ctz(x)
+                        k = w * 64 + bit_index(x)
                         break
             if k >= 0:
                 grp[i] = g
@@ -209,7 +197,7 @@ def k_derive(col, A, B, Bm, cm, seg_lo, seg_hi, grp):
         for w in range((i + 1) >> 6, (j >> 6) + 1):
             x = A[i, w] & B[j, w]
             if x != U0:
-                p = w * 64 + _ctz(x)
+                p = w * 64 + bit_index(x)
                 break
         if p < 0:
             raise ValueError("k_derive: interval is not clearable")
@@ -640,7 +628,7 @@ def k_clearable_rows(col, mult, ncolors):
         for w in range(w0, nw):
             x = h[w] & ~reach[w]
             while x != U0:
-                b = _ctz(x)
+                b = bit_index(x)
                 m = w * 64 + b
                 for v in range(m >> 6, nw):
                     reach[v] |= CH[m, v]
@@ -655,7 +643,7 @@ def k_clearable_rows(col, mult, ncolors):
         for w in range(w0, nw):
             x = CH[i, w] & ~R[i, w]
             while x != U0:
-                k = w * 64 + _ctz(x)
+                k = w * 64 + bit_index(x)
                 _set(R, i, k)
                 for v in range((k + 1) >> 6, nw):
                     R[i, v] |= R[k + 1, v]
@@ -683,7 +671,7 @@ def k_optimize_rows(mult, R):
         for w in range(i >> 6, R.shape[1]):
             x = R[i, w]
             while x != U0:
-                j = w * 64 + _ctz(x)
+                j = w * 64 + bit_index(x)
                 x &= x - U1
                 v = best[i] + pre[j + 1] - pre[i]
                 if v > best[j + 1]:
@@ -722,7 +710,7 @@ def k_derive_rows(col, mult, R, CH, cm, seg_lo, seg_hi, grp):
             for w in range(i >> 6, (j >> 6) + 1):
                 x = CH[i, w]
                 while x != U0 and k < 0:
-                    kk = w * 64 + _ctz(x)
+                    kk = w * 64 + bit_index(x)
                     x &= x - U1
                     if kk > j:
                         break
@@ -748,7 +736,7 @@ def k_derive_rows(col, mult, R, CH, cm, seg_lo, seg_hi, grp):
                 for w in range((cur + 2) >> 6, (k >> 6) + 1):
                     x = h[w]
                     while x != U0:
-                        m = w * 64 + _ctz(x)
+                        m = w * 64 + bit_index(x)
                         x &= x - U1
                         if m < k and _bit(CH, m, k):
                             nxt = m

@@ -23,19 +23,41 @@ def k_n_columns(grid: np.ndarray) -> int:
     return W
 
 
+@njit(cache=True, inline="always")
+def k_height(grid: np.ndarray, c: int) -> int:
+    """The number of blocks of column ``c`` (settled: they are its lowest cells).
+
+    Every scan of a grid is ``for c in range(k_n_columns(grid))`` and, inside,
+    ``for h in range(k_height(grid, c))``."""
+    H = grid.shape[1]
+    for h in range(H):
+        if grid[c, h] < 0:
+            return h
+    return H
+
+
 @njit(cache=True)
 def k_n_blocks(grid: np.ndarray) -> int:
     """The number of blocks."""
-    W, H = grid.shape
     n = 0
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            if grid[c, h] < 0:
-                break
-            n += 1
+    for c in range(k_n_columns(grid)):
+        n += k_height(grid, c)
     return n
+
+
+@njit(cache=True)
+def k_unmark(grid: np.ndarray, mark: np.ndarray) -> None:
+    """Clear ``mark`` on every block of ``grid`` (marks are only ever set on blocks)."""
+    for c in range(k_n_columns(grid)):
+        mark[c, :k_height(grid, c)] = False
+
+
+@njit(cache=True)
+def k_scratch(grid: np.ndarray):
+    """Fresh scratch arrays for :func:`k_group` on ``grid``: (mark, stack_c, stack_h)."""
+    W, H = grid.shape
+    return (np.zeros((W, H), dtype=np.bool_), np.empty(W * H, dtype=np.int32),
+            np.empty(W * H, dtype=np.int32))
 
 
 @njit(cache=True)
@@ -84,10 +106,7 @@ def k_group(grid: np.ndarray, c: int, h: int, mark: np.ndarray,
 @njit(cache=True)
 def k_group_size(grid: np.ndarray, c: int, h: int) -> int:
     """The size of the group at (c, h) (0 when empty)."""
-    W, H = grid.shape
-    mark = np.zeros((W, H), dtype=np.bool_)
-    sc = np.empty(W * H, dtype=np.int32)
-    sh = np.empty(W * H, dtype=np.int32)
+    mark, sc, sh = k_scratch(grid)
     return k_group(grid, c, h, mark, sc, sh)
 
 
@@ -147,10 +166,7 @@ def k_click(grid: np.ndarray, c: int, h: int) -> int:
 
     Returns the number of blocks removed (0, board unchanged, when the click is illegal).
     """
-    W, H = grid.shape
-    mark = np.zeros((W, H), dtype=np.bool_)
-    sc = np.empty(W * H, dtype=np.int32)
-    sh = np.empty(W * H, dtype=np.int32)
+    mark, sc, sh = k_scratch(grid)
     return k_click_with(grid, c, h, mark, sc, sh)
 
 
@@ -192,10 +208,7 @@ def k_has_partner(grid: np.ndarray, c: int, h: int) -> bool:
 def k_moves(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray, out_size: np.ndarray,
             out_color: np.ndarray) -> int:
     """Every group of >= 2 blocks: representative (c, h), size, colour; returns the count."""
-    W, H = grid.shape
-    mark = np.zeros((W, H), dtype=np.bool_)
-    sc = np.empty(W * H, dtype=np.int32)
-    sh = np.empty(W * H, dtype=np.int32)
+    mark, sc, sh = k_scratch(grid)
     return k_moves_with(grid, out_c, out_h, out_size, out_color, mark, sc, sh)
 
 
@@ -205,33 +218,18 @@ def k_moves_with(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray,
                  sc: np.ndarray, sh: np.ndarray) -> int:
     """:func:`k_moves` with the caller's scratch arrays (``mark`` all False on entry; left
     all False)."""
-    W, H = grid.shape
     m = 0
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            x = grid[c, h]
-            if x < 0:
-                break
-            if mark[c, h]:
-                continue
+    for c in range(k_n_columns(grid)):
+        for h in range(k_height(grid, c)):
             # a block with no neighbour of its colour is a group of one: no fill needed
-            if not k_has_partner(grid, c, h):
+            if mark[c, h] or not k_has_partner(grid, c, h):
                 continue
-            n = k_group(grid, c, h, mark, sc, sh)
             out_c[m] = c
             out_h[m] = h
-            out_size[m] = n
-            out_color[m] = x
+            out_size[m] = k_group(grid, c, h, mark, sc, sh)
+            out_color[m] = grid[c, h]
             m += 1
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            if grid[c, h] < 0:
-                break
-            mark[c, h] = False
+    k_unmark(grid, mark)
     return m
 
 
@@ -239,16 +237,10 @@ def k_moves_with(grid: np.ndarray, out_c: np.ndarray, out_h: np.ndarray,
 def k_is_dead(grid: np.ndarray) -> bool:
     """True when no two orthogonally adjacent blocks share a colour."""
     W, H = grid.shape
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
+    for c in range(k_n_columns(grid)):
+        for h in range(k_height(grid, c)):
             x = grid[c, h]
-            if x < 0:
-                break
-            if h + 1 < H and grid[c, h + 1] == x:
-                return False
-            if c + 1 < W and grid[c + 1, h] == x:
+            if (h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x):
                 return False
     return True
 
@@ -256,14 +248,8 @@ def k_is_dead(grid: np.ndarray) -> bool:
 @njit(cache=True)
 def k_hash(grid: np.ndarray, zobrist: np.ndarray) -> np.uint64:
     """Zobrist hash of a settled grid; ``zobrist`` is ``uint64[W, H, n_colours]``."""
-    W, H = grid.shape
     z = np.uint64(0)
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            x = grid[c, h]
-            if x < 0:
-                break
-            z ^= zobrist[c, h, x]
+    for c in range(k_n_columns(grid)):
+        for h in range(k_height(grid, c)):
+            z ^= zobrist[c, h, grid[c, h]]
     return z

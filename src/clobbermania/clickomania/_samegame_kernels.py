@@ -15,15 +15,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .._bits import GOLDEN, U0, U1, mix64, popcount, sort_rows
 from ._kernels import (
     k_click_with,
     k_group,
     k_has_partner,
     k_hash,
+    k_height,
     k_moves,
     k_moves_with,
     k_n_columns,
     k_remove_marked_from,
+    k_scratch,
 )
 
 # colours are 0..35 (rules.MAX_COLORS); a little slack for counting arrays
@@ -50,19 +53,27 @@ def k_below(state: np.ndarray, n: int) -> int:
 @njit(cache=True)
 def k_colour_counts(grid: np.ndarray, counts: np.ndarray) -> int:
     """Blocks of each colour written to ``counts`` (N_COLOURS entries); returns the total."""
-    W, H = grid.shape
     counts[:] = 0
     total = 0
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            v = grid[c, h]
-            if v < 0:
-                break
-            counts[v] += 1
+    for c in range(k_n_columns(grid)):
+        for h in range(k_height(grid, c)):
+            counts[grid[c, h]] += 1
             total += 1
     return total
+
+
+@njit(cache=True, inline="always")
+def with_bonus(score: int, remaining: int) -> int:
+    """A game's score: ``score`` (the (n - 2)^2 of its clicks) and 1000 when it cleared the
+    board (``remaining`` blocks left: 0), as in ``rules.score_sequence``."""
+    return score + 1000 if remaining == 0 else score
+
+
+@njit(cache=True)
+def _move_lists(n: int):
+    """Room for n moves as four int64 arrays: (column, height, size, colour)."""
+    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.empty(n, np.int64))
 
 
 @njit(cache=True)
@@ -104,9 +115,7 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
     score = 0
     nm = 0
     # scratch of the engine's group finder, once a playout
-    mark = np.zeros((W, H), dtype=np.bool_)
-    sc = np.empty(W * H, dtype=np.int32)
-    sh = np.empty(W * H, dtype=np.int32)
+    mark, sc, sh = k_scratch(grid)
     while True:
         m = k_moves_with(grid, buf_c, buf_h, buf_s, buf_col, mark, sc, sh)
         if m == 0:
@@ -126,9 +135,7 @@ def k_playout(grid: np.ndarray, state: np.ndarray, policy: int, out: np.ndarray,
         nm += 1
         score += (n - 2) * (n - 2)
         remaining -= n
-    if remaining == 0:
-        score += 1000
-    return score, nm
+    return with_bonus(score, remaining), nm
 
 
 @njit(cache=True, inline="always")
@@ -234,34 +241,23 @@ def k_playout_two_tabu_cells(grid: np.ndarray, state: np.ndarray, out: np.ndarra
         nm += 1
         score += (n - 2) * (n - 2)
         remaining -= n
-    if remaining == 0:
-        score += 1000
-    return score, nm
+    return with_bonus(score, remaining), nm
 
 
 # The column words of k_playout_two_tabu: nibble h holds the colour + 1 of the block at
 # height h (0: empty); masks of blocks have bit 4h set for the block at height h.
 _LO = np.uint64(0x1111111111111111)
-_U1 = np.uint64(1)
 _U2 = np.uint64(2)
 _U4 = np.uint64(4)
-_U60 = np.uint64(60)
 _NIB = np.uint64(15)
-_ZERO = np.uint64(0)
 
 
 @njit(cache=True, inline="always")
 def _nonzero(v: np.uint64) -> np.uint64:
     """Bit 4h set where nibble h of v is not 0."""
-    t = v | (v >> _U1)
+    t = v | (v >> U1)
     t |= t >> _U2
     return t & _LO
-
-
-@njit(cache=True, inline="always")
-def _popcount(m: np.uint64) -> int:
-    """Set bits of m, whose bits are all at multiples of 4 (at most 15 of them)."""
-    return np.int64((m * _LO) >> _U60)
 
 
 @njit(cache=True, inline="always")
@@ -293,9 +289,9 @@ def _tiers(cols: np.ndarray, occ: np.ndarray, ncols: int, c: int, ta: np.uint64,
     m2 = p & ea
     m1 = p & eb
     m0 = p & ~(ea | eb)
-    n0 = _popcount(m0)
-    n1 = _popcount(m1)
-    n2 = _popcount(m2)
+    n0 = popcount(m0)
+    n1 = popcount(m1)
+    n2 = popcount(m2)
     total[0] += n0 - tc[0, c]
     total[1] += n1 - tc[1, c]
     total[2] += n2 - tc[2, c]
@@ -333,7 +329,7 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
     for c in range(W):
         if grid[c, 0] < 0:
             break
-        x = _ZERO
+        x = U0
         h = 0
         while h < H:
             v = grid[c, h]
@@ -347,14 +343,14 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
             h += 1
         cols[c] = x
         height[c] = h
-        occ[c] = _LO & ((_U1 << np.uint64(4 * h)) - _U1)
+        occ[c] = _LO & ((U1 << np.uint64(4 * h)) - U1)
         remaining += h
         ncols += 1
     tabu = tabu_a if tabu_a >= 0 else k_most_frequent(counts, -1)
     tabu2 = tabu_b if tabu_b >= 0 else k_most_frequent(counts, tabu)
     # tabu colours as repeated nibbles (a colour the board lacks: never matched)
-    ta = np.uint64(tabu + 1) * _LO if 0 <= tabu < 15 else _ZERO
-    tb = np.uint64(tabu2 + 1) * _LO if 0 <= tabu2 < 15 else _ZERO
+    ta = np.uint64(tabu + 1) * _LO if 0 <= tabu < 15 else U0
+    tb = np.uint64(tabu2 + 1) * _LO if 0 <= tabu2 < 15 else U0
     tm = np.zeros((3, W), np.uint64)
     tc = np.zeros((3, W), np.int64)
     total = np.zeros(3, np.int64)
@@ -372,8 +368,8 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
             t, c, r = _draw_block(state, total, tc)
             m = tm[t, c]
             for _ in range(r):
-                m &= m - _U1
-            b = m & (~m + _U1)
+                m &= m - U1
+            b = m & (~m + U1)
             # flood fill over the columns (a work list of columns whose part grew)
             k = (cols[c] & (b * _NIB))
             kk = (k // b) * _LO  # the colour's nibble repeated
@@ -415,13 +411,13 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
                         sp += 1
             n = 0
             for d in range(left, right + 1):
-                n += _popcount(g[d])
+                n += popcount(g[d])
             if n == 2 or k_below(state, n) < 2:
                 break
             for d in range(left, right + 1):
-                g[d] = _ZERO
-        lb = g[left] & (~g[left] + _U1)
-        low = _popcount((lb - _U1) & _LO)
+                g[d] = U0
+        lb = g[left] & (~g[left] + U1)
+        low = popcount((lb - U1) & _LO)
         out[out_start + nm] = left * H + low
         nm += 1
         score += (n - 2) * (n - 2)
@@ -430,23 +426,23 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
         emptied = False
         for d in range(left, right + 1):
             rm = g[d]
-            g[d] = _ZERO
-            if rm == _ZERO:
+            g[d] = U0
+            if rm == U0:
                 continue
             x = cols[d]
-            kept = height[d] - _popcount(rm)
+            kept = height[d] - popcount(rm)
             # cut the removed runs out, the lowest first: in full nibbles, adding the
             # run's lowest bit carries to the first bit above the run
             f = rm * _NIB
-            while f != _ZERO:
-                lb = f & (~f + _U1)
+            while f != U0:
+                lb = f & (~f + U1)
                 above = (f + lb) & ~f  # the lowest bit above the run
-                shift = np.uint64(4) * np.uint64(_popcount(f & ~(f + lb) & _LO))
-                x = (x & (lb - _U1)) | ((x & ~(above - _U1)) >> shift)
-                f = (f & ~(above - _U1)) >> shift
+                shift = np.uint64(4) * np.uint64(popcount(f & ~(f + lb) & _LO))
+                x = (x & (lb - U1)) | ((x & ~(above - U1)) >> shift)
+                f = (f & ~(above - U1)) >> shift
             cols[d] = x
             height[d] = kept
-            occ[d] = _LO & ((_U1 << np.uint64(4 * kept)) - _U1)
+            occ[d] = _LO & ((U1 << np.uint64(4 * kept)) - U1)
             if kept == 0:
                 emptied = True
         first = left - 1 if left > 0 else 0
@@ -460,13 +456,13 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
                     height[dst] = height[d]
                     dst += 1
             for d in range(dst, ncols):
-                cols[d] = _ZERO
-                occ[d] = _ZERO
+                cols[d] = U0
+                occ[d] = U0
                 height[d] = 0
                 for tt in range(3):
                     total[tt] -= tc[tt, d]
                     tc[tt, d] = 0
-                    tm[tt, d] = _ZERO
+                    tm[tt, d] = U0
             ncols = dst
             stop = ncols
         else:
@@ -478,7 +474,7 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
     for c in range(W):
         if c >= ncols and grid[c, 0] < 0:
             break
-        x = cols[c] if c < ncols else _ZERO
+        x = cols[c] if c < ncols else U0
         hc = height[c] if c < ncols else 0
         for h in range(hc):
             grid[c, h] = np.int64((x >> np.uint64(4 * h)) & _NIB) - 1
@@ -486,9 +482,7 @@ def k_playout_two_tabu(grid: np.ndarray, state: np.ndarray, out: np.ndarray, out
             if grid[c, h] < 0:
                 break
             grid[c, h] = -1
-    if remaining == 0:
-        score += 1000
-    return score, nm
+    return with_bonus(score, remaining), nm
 
 
 @njit(cache=True)
@@ -497,12 +491,9 @@ def k_playout_scores(grid: np.ndarray, seed: int, policy: int, n: int, tabu_a: i
     """The scores of ``n`` playouts from ``grid`` (not changed): for tests and statistics."""
     W, H = grid.shape
     state = np.empty(1, np.uint64)
-    state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    state[0] = np.uint64(seed) * GOLDEN | np.uint64(1)
     N = W * H
-    bc = np.empty(N, np.int64)
-    bh = np.empty(N, np.int64)
-    bs = np.empty(N, np.int64)
-    bcol = np.empty(N, np.int64)
+    bc, bh, bs, bcol = _move_lists(N)
     pick = np.empty(N, np.int64)
     out = np.empty(N, np.int16)
     tmp = np.empty((W, H), np.int8)
@@ -518,10 +509,7 @@ def k_playout_scores(grid: np.ndarray, seed: int, policy: int, n: int, tabu_a: i
 def k_stream(base: np.uint64, index: int) -> np.ndarray:
     """A generator state of its own for item ``index`` of a parallel loop, from ``base``
     (splitmix64 scrambling: nearby indices give unrelated streams; never 0)."""
-    x = base + np.uint64(index + 1) * np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    x ^= x >> np.uint64(31)
+    x = mix64(base + np.uint64(index + 1) * GOLDEN)
     out = np.empty(1, np.uint64)
     out[0] = x | np.uint64(1)
     return out
@@ -566,10 +554,7 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     # the moves of each state, counted first to place every state's children
     n_moves = np.empty(nb, np.int64)
     for p in prange(nb):
-        c0 = np.empty(N, np.int64)
-        h0 = np.empty(N, np.int64)
-        s0 = np.empty(N, np.int64)
-        col0 = np.empty(N, np.int64)
+        c0, h0, s0, col0 = _move_lists(N)
         n_moves[p] = k_moves(grids[p], c0, h0, s0, col0)
     first = np.empty(nb + 1, np.int64)
     first[0] = 0
@@ -594,19 +579,11 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     base = k_rand(state)
     for p in prange(nb):
         pst = k_stream(base, p)
-        bc = np.empty(N, np.int64)
-        bh = np.empty(N, np.int64)
-        bs = np.empty(N, np.int64)
-        bcol = np.empty(N, np.int64)
-        mc = np.empty(N, np.int64)
-        mh = np.empty(N, np.int64)
-        ms = np.empty(N, np.int64)
-        mcol = np.empty(N, np.int64)
+        bc, bh, bs, bcol = _move_lists(N)
+        mc, mh, ms, mcol = _move_lists(N)
         pick = np.empty(N, np.int64)
         chd = np.empty((W, H), np.int8)
-        mk = np.zeros((W, H), dtype=np.bool_)
-        scr_c = np.empty(N, dtype=np.int32)
-        scr_h = np.empty(N, dtype=np.int32)
+        mk, scr_c, scr_h = k_scratch(chd)
         cnts = np.zeros(N_COLOURS, np.int64)
         gg = grids[p]
         nm = k_moves(gg, mc, mh, ms, mcol)
@@ -617,7 +594,7 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
             chd[:, :] = gg
             nn = k_click_with(chd, mc[ii], mh[ii], mk, scr_c, scr_h)
             sv = scores[p] + (nn - 2) * (nn - 2)
-            cand_hash[jj] = k_hash(chd, zobrist) ^ (np.uint64(sv) * np.uint64(0x9E3779B97F4A7C15))
+            cand_hash[jj] = k_hash(chd, zobrist) ^ (np.uint64(sv) * GOLDEN)
             rsv, rll = k_playout(chd, pst, policy, cand_cont[jj], 0, bc, bh, bs, bcol, pick,
                                  tabu_a, tabu_b)
             tot = sv + rsv
@@ -660,9 +637,7 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
         tsize *= 2
     table = np.zeros(tsize, np.uint64)
     used = np.zeros(tsize, np.bool_)
-    mark = np.zeros((W, H), dtype=np.bool_)
-    sc = np.empty(N, dtype=np.int32)
-    sh = np.empty(N, dtype=np.int32)
+    mark, sc, sh = k_scratch(grids[0])
     k = 0
     for oi in range(nc):
         j = order[oi]
@@ -751,9 +726,7 @@ def k_endgame(grid: np.ndarray, target: int, max_nodes: int, zobrist: np.ndarray
     hs = np.zeros(D, np.uint64)
     cur = np.zeros(D, np.int16)
     counts = np.zeros(N_COLOURS, np.int64)
-    mark = np.zeros((W, H), dtype=np.bool_)
-    sc = np.empty(N, dtype=np.int32)
-    sh = np.empty(N, dtype=np.int32)
+    mark, sc, sh = k_scratch(grid)
     mask = tt_key.shape[0] - 1
     best = target
     stats[1] = 0
@@ -801,18 +774,7 @@ def k_endgame(grid: np.ndarray, target: int, max_nodes: int, zobrist: np.ndarray
                     child_bound = end
                     settled = True
                 else:
-                    # largest groups first (insertion sort, few moves)
-                    for i in range(1, m):
-                        a, b, s = mcs[d, i], mhs[d, i], msz[d, i]
-                        j = i - 1
-                        while j >= 0 and msz[d, j] < s:
-                            mcs[d, j + 1] = mcs[d, j]
-                            mhs[d, j + 1] = mhs[d, j]
-                            msz[d, j + 1] = msz[d, j]
-                            j -= 1
-                        mcs[d, j + 1] = a
-                        mhs[d, j + 1] = b
-                        msz[d, j + 1] = s
+                    sort_rows(msz[d], mcs[d], mhs[d], m, True)     # largest groups first
                     nmv[d] = m
                     mi[d] = 0
                     ubs[d] = -1

@@ -30,7 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import k_group, k_n_columns, k_remove_marked
+from .._bits import mix64
+from ._kernels import k_group, k_moves_with, k_n_columns, k_remove_marked
 
 # indices into the int64 state array ``st``
 ST_NODES = 0  # nodes expanded so far (cumulative over calls)
@@ -62,15 +63,16 @@ ORDER_HIGH_FIRST = 5  # groups whose representative is highest first
 ORDER_RIGHT_FIRST = 6  # the engine's order reversed
 
 
-@njit(cache=True)
-def _mix(x: np.uint64) -> np.uint64:
-    """splitmix64 finaliser: table indices are low bits, keys differ in high bits."""
-    x ^= x >> np.uint64(30)
-    x *= np.uint64(0xBF58476D1CE4E5B9)
-    x ^= x >> np.uint64(27)
-    x *= np.uint64(0x94D049BB133111EB)
-    x ^= x >> np.uint64(31)
-    return x
+@njit(cache=True, inline="always")
+def _put(k1, k2, v, p, bits):
+    """The 128-bit word (k1 low, k2 high) with the ``bits``-bit value v ORed in at bit p."""
+    if p < 64:
+        k1 |= v << np.uint64(p)
+        if p + bits > 64:
+            k2 |= v >> np.uint64(64 - p)
+    else:
+        k2 |= v << np.uint64(p - 64)
+    return k1, k2
 
 
 @njit(cache=True)
@@ -94,20 +96,8 @@ def grid_key(grid: np.ndarray, bits: int, za: np.ndarray, zb: np.ndarray):
                 break
             if bits > 0:
                 v = np.uint64(x + 1)
-                p = (c * H + h) * bits
-                q = (cm * H + h) * bits
-                if p < 64:
-                    f1 |= v << np.uint64(p)
-                    if p + bits > 64:
-                        f2 |= v >> np.uint64(64 - p)
-                else:
-                    f2 |= v << np.uint64(p - 64)
-                if q < 64:
-                    m1 |= v << np.uint64(q)
-                    if q + bits > 64:
-                        m2 |= v >> np.uint64(64 - q)
-                else:
-                    m2 |= v << np.uint64(q - 64)
+                f1, f2 = _put(f1, f2, v, (c * H + h) * bits, bits)
+                m1, m2 = _put(m1, m2, v, (cm * H + h) * bits, bits)
             else:
                 f1 ^= za[c, h, x]
                 f2 ^= zb[c, h, x]
@@ -123,7 +113,7 @@ def tt_visit(tk1: np.ndarray, tk2: np.ndarray, k1: np.uint64, k2: np.uint64) -> 
     """1 when (k1, k2) is in the table, else insert it and return 0 (-1: it replaced an
     entry because its 16 probe slots were full)."""
     mask = np.uint64(tk1.shape[0] - 1)
-    i = _mix(k1 ^ _mix(k2)) & mask
+    i = mix64(k1 ^ mix64(k2)) & mask
     home = i
     for _ in range(16):
         a = tk1[i]
@@ -157,48 +147,30 @@ def _expand(d, grids, counts, lbs, mark, sc, sh, mc, mh, msz, mcol, mlb, mkey, o
     """List the clickable groups of the node at depth d with their children's bounds,
     ordered: bound first (smaller first), then by the ordering key."""
     grid = grids[d]
-    W, H = grid.shape
-    m = 0
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        for h in range(H):
-            x = grid[c, h]
-            if x < 0:
-                break
-            if mark[c, h]:
-                continue
-            # a block with no neighbour of its colour is a group of one: skip the fill
-            if not ((h + 1 < H and grid[c, h + 1] == x) or (c + 1 < W and grid[c + 1, h] == x)
-                    or (h > 0 and grid[c, h - 1] == x) or (c > 0 and grid[c - 1, h] == x)):
-                continue
-            n = k_group(grid, c, h, mark, sc, sh)
-            if n >= 2:
-                mc[d, m] = c
-                mh[d, m] = h
-                msz[d, m] = n
-                mcol[d, m] = x
-                left = counts[d, x] - n
-                mlb[d, m] = lbs[d] + (1 if left == 1 else 0)
-                if order_mode == ORDER_SMALL_FIRST:
-                    key = n
-                elif order_mode == ORDER_LARGE_FIRST:
-                    key = -n
-                elif order_mode == ORDER_RARE_FIRST:
-                    key = counts[d, x] * 64 + n
-                elif order_mode == ORDER_LOW_FIRST:
-                    key = h * 64 + c
-                elif order_mode == ORDER_HIGH_FIRST:
-                    key = (H - h) * 64 + c
-                elif order_mode == ORDER_RIGHT_FIRST:
-                    key = 10_000 - m
-                else:
-                    key = m
-                mkey[d, m] = mlb[d, m] * 1_000_000 + key
-                m += 1
-    for c in range(W):
-        for h in range(H):
-            mark[c, h] = False
+    H = grid.shape[1]
+    m = k_moves_with(grid, mc[d], mh[d], msz[d], mcol[d], mark, sc, sh)
+    for i in range(m):
+        c = mc[d, i]
+        h = mh[d, i]
+        n = msz[d, i]
+        x = mcol[d, i]
+        left = counts[d, x] - n
+        mlb[d, i] = lbs[d] + (1 if left == 1 else 0)
+        if order_mode == ORDER_SMALL_FIRST:
+            key = n
+        elif order_mode == ORDER_LARGE_FIRST:
+            key = -n
+        elif order_mode == ORDER_RARE_FIRST:
+            key = counts[d, x] * 64 + n
+        elif order_mode == ORDER_LOW_FIRST:
+            key = h * 64 + c
+        elif order_mode == ORDER_HIGH_FIRST:
+            key = (H - h) * 64 + c
+        elif order_mode == ORDER_RIGHT_FIRST:
+            key = 10_000 - i
+        else:
+            key = i
+        mkey[d, i] = mlb[d, i] * 1_000_000 + key
     # insertion sort of the indices by key (a handful of moves)
     for i in range(m):
         order[d, i] = i

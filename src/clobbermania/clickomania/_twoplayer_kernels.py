@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import k_click, k_moves
+from ._kernels import k_click, k_height, k_moves, k_n_columns
 
 MODE_IMPARTIAL = 0
 MODE_PARTIZAN = 1
@@ -62,20 +62,14 @@ def _less(a: np.ndarray, b: np.ndarray, n: int) -> bool:
 @njit(cache=True)
 def k_encode(grid: np.ndarray, mode: int, out: np.ndarray) -> tuple[int, int]:
     """The key of ``grid`` written into ``out``: returns (length, sign)."""
-    W, H = grid.shape
-    ncols = 0
+    ncols = k_n_columns(grid)
     nblocks = 0
     line_row = True
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        ncols += 1
-        for h in range(H):
-            if grid[c, h] < 0:
-                break
-            nblocks += 1
-            if h > 0:
-                line_row = False
+    for c in range(ncols):
+        height = k_height(grid, c)
+        nblocks += height
+        if height > 1:
+            line_row = False
     if ncols == 0:
         return 0, 1
     # the raw encodings of the orientations: two candidates
@@ -106,24 +100,15 @@ def k_encode(grid: np.ndarray, mode: int, out: np.ndarray) -> tuple[int, int]:
         lens[0] = m + 1
         lens[1] = m + 1
     else:
-        k = 0
-        for c in range(ncols):
-            for h in range(H):
-                if grid[c, h] < 0:
-                    break
-                raw[0, k] = grid[c, h] + 1
+        for o in range(2):      # the columns left to right, then right to left
+            k = 0
+            for i in range(ncols):
+                c = i if o == 0 else ncols - 1 - i
+                for h in range(k_height(grid, c)):
+                    raw[o, k] = grid[c, h] + 1
+                    k += 1
+                raw[o, k] = 0
                 k += 1
-            raw[0, k] = 0
-            k += 1
-        k = 0
-        for c in range(ncols - 1, -1, -1):
-            for h in range(H):
-                if grid[c, h] < 0:
-                    break
-                raw[1, k] = grid[c, h] + 1
-                k += 1
-            raw[1, k] = 0
-            k += 1
         lens[0] = size
         lens[1] = size
     n = lens[0]
@@ -200,29 +185,19 @@ def k_decode(key: np.ndarray) -> np.ndarray:
 def k_has_separator(grid: np.ndarray) -> bool:
     """Whether fact 4 of the two-player module splits the board: in one column, a block
     whose colour occurs once; on several columns, a column all of whose colours occur once."""
-    W, H = grid.shape
     counts = np.zeros(64, dtype=np.int64)
-    ncols = 0
-    for c in range(W):
-        if grid[c, 0] < 0:
-            break
-        ncols += 1
-        for h in range(H):
-            if grid[c, h] < 0:
-                break
+    ncols = k_n_columns(grid)
+    for c in range(ncols):
+        for h in range(k_height(grid, c)):
             counts[grid[c, h]] += 1
     if ncols == 1:
-        for h in range(H):
-            if grid[0, h] < 0:
-                break
+        for h in range(k_height(grid, 0)):
             if counts[grid[0, h]] == 1:
                 return True
         return False
     for c in range(ncols):
         alone = True
-        for h in range(H):
-            if grid[c, h] < 0:
-                break
+        for h in range(k_height(grid, c)):
             if counts[grid[c, h]] != 1:
                 alone = False
                 break

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
-from numba.cpython.unsafe.numbers import trailing_zeros
+
+from .._bits import bit_index
 
 #: Rows handled by one parallel work item: long enough to amortise scheduling, short
 #: enough that the windows of the long prefix tables it touches stay in L2.
@@ -60,7 +61,7 @@ def row_value(flat, length, idx):  # pragma: no cover
     mask = np.int64(0)
     top = np.int64(0)
     while diff != 0:
-        j = np.int64(trailing_zeros(diff))
+        j = np.int64(bit_index(diff))
         diff &= diff - 1
         # stone j clobbers j + 1: prefix 0..j-1 | suffix j+1.. with its first stone flipped.
         # The suffix keeps the last stone (o), so it is stored as is (a length-1 suffix is
@@ -77,7 +78,7 @@ def row_value(flat, length, idx):  # pragma: no cover
         v2 = np.int64(c ^ e)
         top = max(top, max(v1, v2))
         mask |= (np.int64(1) << (v1 & 63)) | (np.int64(1) << (v2 & 63))
-    return np.int64(trailing_zeros(~mask)), top
+    return np.int64(bit_index(~mask)), top
 
 
 @njit(cache=True, parallel=True)
@@ -225,4 +226,4 @@ def build_rows_blocked(flat, length, start, stop, pa, pc):  # pragma: no cover
             else:
                 _or_options(mask, 0, bsize, flat, (low + 1) + q0, False, e)
         for i in range(bsize):
-            flat[base_out + rb + i] = trailing_zeros(~mask[i])
+            flat[base_out + rb + i] = bit_index(~mask[i])

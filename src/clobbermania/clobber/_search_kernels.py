@@ -29,8 +29,8 @@ from numba import njit
 
 from .._bits import GOLDEN, U0, U1, bit_index, least_image, mix64, popcount
 from .._bits import symmetry_tables as symmetry_tables
+from ..solitaire._kernels import apply_move, flood, generate_moves
 from ..solitaire._kernels import count_moves as _count_moves
-from ..solitaire._kernels import flood, generate_moves
 
 WIN = 1
 LOSS = 2
@@ -54,6 +54,24 @@ def count_moves(me, opp, nbr):
     return _count_moves(me, opp, 0, nbr)
 
 
+@njit(cache=True, inline="always")
+def _play(me, opp, s, t):
+    """The state after the owner of ``me`` moves s -> t, seen by the opponent, who moves
+    next: (its stones, the mover's stones)."""
+    nme, nopp, _ = apply_move(me, opp, s, t)
+    return nopp, nme
+
+
+@njit(cache=True)
+def _stack(depth):
+    """An explicit search stack of ``depth`` levels (numba's cache cannot hold recursive
+    functions): each level's moves (src, dst), their count and the next one to try, and
+    its state (me, opp)."""
+    return (np.empty((depth, MAXM), dtype=np.int64), np.empty((depth, MAXM), dtype=np.int64),
+            np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
+            np.zeros(depth, dtype=np.uint64), np.zeros(depth, dtype=np.uint64))
+
+
 @njit(cache=True)
 def perft(me, opp, nbr, depth, budget):
     """counts[i] = the number of move sequences of length i + 1 (players alternating,
@@ -64,12 +82,7 @@ def perft(me, opp, nbr, depth, budget):
     counts = np.zeros(depth, dtype=np.int64)
     if depth == 0:
         return counts
-    srcbuf = np.zeros((depth, MAXM), dtype=np.int64)
-    dstbuf = np.zeros((depth, MAXM), dtype=np.int64)
-    nmov = np.zeros(depth, dtype=np.int64)
-    idx = np.zeros(depth, dtype=np.int64)
-    smes = np.zeros(depth, dtype=np.uint64)
-    sopps = np.zeros(depth, dtype=np.uint64)
+    srcbuf, dstbuf, nmov, idx, smes, sopps = _stack(depth)
     smes[0] = me
     sopps[0] = opp
     nmov[0] = gen_moves(me, opp, nbr, srcbuf[0], dstbuf[0])
@@ -86,18 +99,15 @@ def perft(me, opp, nbr, depth, budget):
             return counts
         i = idx[level]
         idx[level] += 1
-        s = U1 << np.uint64(srcbuf[level, i])
-        d = U1 << np.uint64(dstbuf[level, i])
-        cme = (smes[level] & ~s) | d
-        copp = sopps[level] & ~d
+        nme, nopp = _play(smes[level], sopps[level], srcbuf[level, i], dstbuf[level, i])
         nl = level + 1
         if nl == depth - 1:
             # the last level: count the moves without generating them
-            counts[nl] += count_moves(copp, cme, nbr)
+            counts[nl] += count_moves(nme, nopp, nbr)
             continue
-        smes[nl] = copp
-        sopps[nl] = cme
-        nmov[nl] = gen_moves(copp, cme, nbr, srcbuf[nl], dstbuf[nl])
+        smes[nl] = nme
+        sopps[nl] = nopp
+        nmov[nl] = gen_moves(nme, nopp, nbr, srcbuf[nl], dstbuf[nl])
         counts[nl] += nmov[nl]
         idx[nl] = 0
         level = nl
@@ -120,6 +130,19 @@ def strip_dead(me, opp, nbr):
         if (comp & me) != U0 and (comp & opp) != U0:
             keep |= comp
     return me & keep, opp & keep
+
+
+@njit(cache=True, inline="always")
+def _one_more_up(mine, theirs, comp):
+    """A player's ^ part ``comp`` met while ``mine`` / ``theirs`` are the unmatched ^ parts
+    of that player / the other (U0: none): it cancels theirs (^ + v = 0), or becomes the
+    player's unmatched one, or (one is unmatched already) is kept. Returns (mine, theirs,
+    stones to keep)."""
+    if theirs != U0:
+        return mine, U0, U0
+    if mine == U0:
+        return comp, theirs, U0
+    return mine, theirs, comp
 
 
 @njit(cache=True)
@@ -169,19 +192,10 @@ def simplify(me, opp, nbr):
                     star = U0
                 continue
             if lone == co:     # two of `me` and one of `opp`: ^ for `me`
-                if up_opp != U0:
-                    up_opp = U0
-                elif up_me == U0:
-                    up_me = comp
-                else:
-                    keep |= comp
-                continue
-            if up_me != U0:
-                up_me = U0
-            elif up_opp == U0:
-                up_opp = comp
+                up_me, up_opp, kept = _one_more_up(up_me, up_opp, comp)
             else:
-                keep |= comp
+                up_opp, up_me, kept = _one_more_up(up_opp, up_me, comp)
+            keep |= kept
             continue
         keep |= comp
     keep |= star | up_me | up_opp
@@ -299,9 +313,8 @@ def _known_lost_child(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, src, d
     opponent (keyed as :func:`solve` keys a node: simplified, then canonical), else -1."""
     for k in range(n):
         i = order[k]
-        s = U1 << np.uint64(src[i])
-        d = U1 << np.uint64(dst[i])
-        cme, copp = simplify(opp & ~d, (me & ~s) | d, nbr)
+        cme, copp = _play(me, opp, src[i], dst[i])
+        cme, copp = simplify(cme, copp, nbr)
         if cme == U0:
             return i
         a, b = canonical(cme, copp, syms, cols, row0)
@@ -323,14 +336,9 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
     stats[2] = -1
     stats[3] = -1
     # move buffers are always written before they are read: no zeroing
-    srcbuf = np.empty((depth, MAXM), dtype=np.int64)
-    dstbuf = np.empty((depth, MAXM), dtype=np.int64)
+    srcbuf, dstbuf, nmov, idx, smes, sopps = _stack(depth)
     keybuf = np.empty((depth, MAXM), dtype=np.int64)
     ordbuf = np.empty((depth, MAXM), dtype=np.int64)
-    nmov = np.zeros(depth, dtype=np.int64)
-    idx = np.zeros(depth, dtype=np.int64)
-    smes = np.zeros(depth, dtype=np.uint64)
-    sopps = np.zeros(depth, dtype=np.uint64)
     ka = np.zeros(depth, dtype=np.uint64)
     kb = np.zeros(depth, dtype=np.uint64)
     start = np.zeros(depth, dtype=np.int64)
@@ -385,12 +393,7 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
                             start[level] = stats[0]
                             # descend into the first move
                             i = ordbuf[level, 0]
-                            s = U1 << np.uint64(srcbuf[level, i])
-                            d = U1 << np.uint64(dstbuf[level, i])
-                            nme = (cme & ~s) | d
-                            nopp = copp & ~d
-                            cme = nopp
-                            copp = nme
+                            cme, copp = _play(cme, copp, srcbuf[level, i], dstbuf[level, i])
                             level += 1
                             continue
         # a result for the node at `level` has arrived: hand it to the parent
@@ -412,12 +415,7 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
             result = LOSS
             continue
         i = ordbuf[level, idx[level]]
-        s = U1 << np.uint64(srcbuf[level, i])
-        d = U1 << np.uint64(dstbuf[level, i])
-        pme = smes[level]
-        popp = sopps[level]
-        cme = popp & ~d
-        copp = (pme & ~s) | d
+        cme, copp = _play(smes[level], sopps[level], srcbuf[level, i], dstbuf[level, i])
         level += 1
         entering = True
 
@@ -434,12 +432,7 @@ def alphabeta(me, opp, nbr, depth, alpha, beta, stats, limit):
     at depth 0 the score is the mobility difference. Stops counting (scores meaningless)
     once ``stats[0]`` exceeds ``limit``. Iterative, like :func:`solve`."""
     D = depth + 1
-    srcbuf = np.zeros((D, MAXM), dtype=np.int64)
-    dstbuf = np.zeros((D, MAXM), dtype=np.int64)
-    nmov = np.zeros(D, dtype=np.int64)
-    idx = np.zeros(D, dtype=np.int64)
-    smes = np.zeros(D, dtype=np.uint64)
-    sopps = np.zeros(D, dtype=np.uint64)
+    srcbuf, dstbuf, nmov, idx, smes, sopps = _stack(D)
     al = np.zeros(D, dtype=np.int64)
     be = np.zeros(D, dtype=np.int64)
     best = np.zeros(D, dtype=np.int64)
@@ -466,9 +459,7 @@ def alphabeta(me, opp, nbr, depth, alpha, beta, stats, limit):
                 smes[level] = cme
                 sopps[level] = copp
                 best[level] = -INF - 1
-                s = U1 << np.uint64(srcbuf[level, 0])
-                d = U1 << np.uint64(dstbuf[level, 0])
-                cme, copp = copp & ~d, (cme & ~s) | d
+                cme, copp = _play(cme, copp, srcbuf[level, 0], dstbuf[level, 0])
                 al[level + 1] = -be[level]
                 be[level + 1] = -al[level]
                 level += 1
@@ -487,12 +478,7 @@ def alphabeta(me, opp, nbr, depth, alpha, beta, stats, limit):
             entering = False
             continue
         i = idx[level]
-        s = U1 << np.uint64(srcbuf[level, i])
-        d = U1 << np.uint64(dstbuf[level, i])
-        pme = smes[level]
-        popp = sopps[level]
-        cme = popp & ~d
-        copp = (pme & ~s) | d
+        cme, copp = _play(smes[level], sopps[level], srcbuf[level, i], dstbuf[level, i])
         al[level + 1] = -be[level]
         be[level + 1] = -al[level]
         level += 1
@@ -504,9 +490,6 @@ def root_scores(me, opp, nbr, depth, stats, limit, src, dst, n):
     """The alpha-beta score (depth ``depth`` below each) of each of the n root moves."""
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
-        s = U1 << np.uint64(src[i])
-        d = U1 << np.uint64(dst[i])
-        nme = (me & ~s) | d
-        nopp = opp & ~d
-        out[i] = -alphabeta(nopp, nme, nbr, depth, -INF - 1, INF + 1, stats, limit)
+        cme, copp = _play(me, opp, src[i], dst[i])
+        out[i] = -alphabeta(cme, copp, nbr, depth, -INF - 1, INF + 1, stats, limit)
     return out

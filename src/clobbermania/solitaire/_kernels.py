@@ -25,6 +25,7 @@ from .._bits import (
     popcount,
     reverse_low,
     row_mask,
+    sort_rows,
 )
 
 HASH3 = np.uint64(0x165667B19E3779F9)
@@ -431,20 +432,7 @@ def search(adj, blacksq, bipartite, table, nsym, color_swap, free, target,
                             deg = popcount(adj[msrc[d, i]] & occ)
                             prey = popcount(adj[mdst[d, i]] & (nw2 if mover == 0 else nb2))
                             mscore[d, i] = (clb << 20) + deg * 64 + (64 - prey)
-                        # insertion sort by score
-                        for i in range(1, cnt):
-                            sc = mscore[d, i]
-                            s0 = msrc[d, i]
-                            t0 = mdst[d, i]
-                            j = i - 1
-                            while j >= 0 and mscore[d, j] > sc:
-                                mscore[d, j + 1] = mscore[d, j]
-                                msrc[d, j + 1] = msrc[d, j]
-                                mdst[d, j + 1] = mdst[d, j]
-                                j -= 1
-                            mscore[d, j + 1] = sc
-                            msrc[d, j + 1] = s0
-                            mdst[d, j + 1] = t0
+                        sort_rows(mscore[d], msrc[d], mdst[d], cnt, False)
                         nm[d] = cnt
                         mi[d] = 0
                         mode = 1
