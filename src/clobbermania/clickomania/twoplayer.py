@@ -324,16 +324,24 @@ def _split_parts(key: bytes) -> list[Columns]:
     return parts
 
 
+def _known_or_node(key: bytes, known: dict, empty, s: _Search, mode: int):
+    """(value, None) for the empty board or a key in ``known``; else (None, the kernel's
+    node: k_node's answer), one more node counted by the search's clock."""
+    if not key:
+        return empty, None
+    value = known.get(key)
+    if value is not None:
+        return value, None
+    s.tick()
+    return None, k_node(np.frombuffer(key, dtype=np.int8), mode)
+
+
 def _grundy_key(key: bytes, s: _Search) -> int:
     """The Grundy value of the board a key encodes."""
-    if not key:
-        return 0
-    g = _grundy.get(key)
-    if g is not None:
+    g, node = _known_or_node(key, _grundy, 0, s, MODE_IMPARTIAL)
+    if node is None:
         return g
-    s.tick()
-    split, m, keys, lens, _, _, _ = k_node(np.frombuffer(key, dtype=np.int8),
-                                           MODE_IMPARTIAL)
+    split, m, keys, lens, _, _, _ = node
     if split:
         parts = _split_parts(key)
         g = nim_sum(_grundy_key(_key(p, MODE_IMPARTIAL)[0], s) for p in parts)
@@ -347,14 +355,10 @@ def _grundy_key(key: bytes, s: _Search) -> int:
 
 def _value_key(key: bytes, s: _Search) -> CGTGame:
     """The partizan value of the board a key encodes (Left owns the even colours)."""
-    if not key:
-        return _ZERO
-    v = _values.get(key)
-    if v is not None:
+    v, node = _known_or_node(key, _values, _ZERO, s, MODE_PARTIZAN)
+    if node is None:
         return v
-    s.tick()
-    split, m, keys, lens, signs, colors, _ = k_node(np.frombuffer(key, dtype=np.int8),
-                                                    MODE_PARTIZAN)
+    split, m, keys, lens, signs, colors, _ = node
     if split:
         parts = _split_parts(key)
         v = _ZERO
