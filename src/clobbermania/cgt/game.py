@@ -88,7 +88,7 @@ MAX_SUM_UPS = 2_000
 #: The deepest recursion of the plain Python code (comparisons, sums, simplification along a
 #: game tree); past that the operation is refused rather than overflowing the stack.
 MAX_DEPTH = 4_000
-#: The most distinct games the table holds (about 1 kB each with their memo entries).
+#: The most distinct games the table holds.
 MAX_TABLE = 4_000_000
 #: Python memo tables (sums, negatives, comparisons, canonical forms) are emptied when one
 #: passes this many entries (results stay exact, only slower).
@@ -802,7 +802,7 @@ def _profile(h: int, x: Fraction) -> _Profile:
             L, R = _opts(h)
             xid = _nus_id(x)
             p = _combine([_profile(a, x) for a in L], [_profile(b, x) for b in R],
-                         (_le_plain(h, xid), _le_plain(xid, h)))
+                         (_le(h, xid), _le(xid, h)))
         finally:
             _depth -= 1
     _profile_memo[key] = p
