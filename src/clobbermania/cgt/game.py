@@ -761,15 +761,28 @@ def _lookup(p: _Profile, k: int) -> tuple[bool, bool]:
 def _combine(left: list[_Profile], right: list[_Profile], at0: tuple[bool, bool]) -> _Profile:
     """The profile of {left options | right options} from its options' profiles and its
     comparisons (G <= x, x <= G) with x itself (k = 0)."""
-    points = sorted({k for p in left + right for k in p[0]} | {1})
+    # a sweep over the pieces: how many left options are >= x + *k, right ones <= it
+    events: dict[int, list[int]] = {1: [0, 0]}
+    for side, profiles, col in ((0, left, 2), (1, right, 1)):
+        for q in profiles:
+            before = False
+            for k, v in zip(q[0], q[col], strict=True):
+                if v != before:
+                    events.setdefault(k, [0, 0])[side] += 1 if v else -1
+                    before = v
+    points = sorted(events)
     starts, les, ges = [0], [at0[0]], [at0[1]]
     some_le, some_ge = at0
+    count_l = count_r = 0
     for i, p in enumerate(points):
+        dl, dr = events[p]
+        count_l += dl
+        count_r += dr
         if p == 0:
             continue
         end = points[i + 1] if i + 1 < len(points) else None
-        a = not any(_lookup(q, p)[1] for q in left)     # no G^L >= x + *k
-        b = not any(_lookup(q, p)[0] for q in right)    # no G^R <= x + *k
+        a = count_l == 0                # no G^L >= x + *k
+        b = count_r == 0                # no G^R <= x + *k
         k = p
         while end is None or k < end:
             le, ge = a and not some_ge, b and not some_le
@@ -835,9 +848,30 @@ def _undominated(opts: set[int], left: bool) -> set[int]:  # plain Python refere
     it, else it evicts the kept options it dominates."""
     if len(opts) < 2:
         return opts
+    # many number-up-stars (a nimber family bypassed into a game): drop the dominated ones
+    # in linear time; the rest are pairwise incomparable and only meet the other options
+    # (a number-up-star dominated by a kept other option dominates no other kept one)
+    if len(opts) > 8:
+        opts = _undominated_nus(opts, left)
+        rest = _pairwise_undominated([a for a in opts if _nus[a] is None], left)
+        out = []
+        for a in opts:
+            if _nus[a] is None:
+                continue
+            _tick()
+            if any(_le_plain(a, k) if left else _le_plain(k, a) for k in rest):
+                continue
+            rest = [k for k in rest if not (_le_plain(k, a) if left else _le_plain(a, k))]
+            out.append(a)
+        return set(rest) | set(out)
+    return set(_pairwise_undominated(list(opts), left))
+
+
+def _pairwise_undominated(opts: list[int], left: bool) -> list[int]:
     le = _le_plain
     kept: list[int] = []
     for a in opts:
+        _tick()
         dominated = False
         if left:
             for k in kept:
@@ -855,7 +889,29 @@ def _undominated(opts: set[int], left: bool) -> set[int]:  # plain Python refere
                 kept = [k for k in kept if not le(a, k)]
         if not dominated:
             kept.append(a)
-    return set(kept)
+    return kept
+
+
+def _undominated_nus(opts: set[int], left: bool) -> set[int]:
+    """``opts`` less the number-up-stars dominated by another number-up-star among them,
+    in linear time (then :func:`_undominated` compares what is left pairwise). For Left:
+    a larger number part dominates; with the largest x, let U be the largest u: every
+    y + u.^ + *n with u <= U - 2 is dominated, those with u = U are incomparable, and one
+    with u = U - 1 and nimber n is dominated unless level U is the single x + U.^ +
+    *(n xor 1) (by the comparison of Siegel II.4, :func:`_nus_le`). Right's mirror."""
+    tags = [(i, _nus[i]) for i in opts if _nus[i] is not None]
+    if len(tags) < 2:
+        return opts
+    sign = 1 if left else -1
+    best = max(t[0] for _, t in tags) if left else min(t[0] for _, t in tags)
+    top = [(i, sign * t[1], t[2]) for i, t in tags if t[0] == best]
+    U = max(u for _, u, _ in top)
+    level = [(i, n) for i, u, n in top if u == U]
+    keep = {i for i, _ in level}
+    if len(level) == 1:
+        m = level[0][1]
+        keep.update(i for i, u, n in top if u == U - 1 and n == m ^ 1)
+    return {i for i in opts if _nus[i] is None} | keep
 
 
 class _RawGame:
