@@ -349,6 +349,7 @@ def clear_caches() -> None:
     _sum_memo.clear()
     _neg_memo.clear()
     _canon_memo.clear()
+    _profile_memo.clear()
 
 
 def _is_number_id(g: int) -> bool:
@@ -1500,6 +1501,7 @@ UP = nus(0, 1, 0)
 DOWN = -UP
 
 
-__all__ = ["Game", "number", "nimber", "nus", "table_size", "clear_caches", "ZERO", "ONE",
+__all__ = ["Game", "number", "nimber", "nus", "table_size", "clear_caches", "time_limit",
+           "TimeLimitReached", "ZERO", "ONE",
            "STAR", "UP",
            "DOWN"]
