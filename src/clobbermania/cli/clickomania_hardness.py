@@ -59,9 +59,10 @@ def hardness_cmd(kind, instance, time_limit, run_solver, as_json, svg_file) -> N
         result = hs.reduce_3sat(instance, time_limit=time_limit)
     board = result.board
     solver = None
-    if run_solver:
-        from ..clickomania.solver import solve_clickomania
+    from ..clickomania.solver import MAX_CELLS, solve_clickomania
 
+    too_big = board.height * board.width > MAX_CELLS
+    if run_solver and not too_big:
         solver = solve_clickomania(board, time_limit=time_limit)
     if svg_file:
         from ..render.clickomania import clickomania_sequence_svg, clickomania_svg
@@ -105,6 +106,9 @@ def hardness_cmd(kind, instance, time_limit, run_solver, as_json, svg_file) -> N
         click.echo(f"{name}: none, so the puzzle cannot be cleared")
     else:
         click.echo(f"{name}: search stopped after {time_limit:g} s")
+    if run_solver and too_big:
+        click.echo(f"exact solver: not run (the puzzle has {board.height * board.width:,} "
+                   f"cells, more than {MAX_CELLS:,})")
     if solver is not None:
         if solver.exact:
             verdict = "solvable" if solver.solvable else "not solvable"

@@ -42,8 +42,10 @@ def _check_playouts(value: int | None) -> None:
 
 
 def _check_workers(value: int) -> None:
-    if value < 1:
-        raise NotationError(f"--workers must be at least 1, not {value}")
+    from ..clickomania.samegame import MAX_WORKERS
+
+    if not 1 <= value <= MAX_WORKERS:
+        raise NotationError(f"--workers must be between 1 and {MAX_WORKERS}, not {value}")
 
 
 def _restarts(value: int | None) -> int:
@@ -118,7 +120,7 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
       clobbermania samegame play board.txt --time-limit 300 --workers 2
     """
     from ..clickomania.rules import load_board
-    from ..clickomania.samegame import bench_samegame, play_samegame
+    from ..clickomania.samegame import MAX_JOBS, bench_samegame, play_samegame
 
     board = load_board(board_or_file)
     check_time_limit(time_limit)
@@ -127,7 +129,9 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
     restarts = _restarts(restarts)
     penalties = _left_penalties(left_penalty)
     if workers > 1:
-        result = bench_samegame([board], time_limit=time_limit, seed=seed, jobs=workers,
+        # the searches side by side, as many at once as there are cores
+        result = bench_samegame([board], time_limit=time_limit, seed=seed,
+                                jobs=min(workers, MAX_JOBS),
                                 clock=clock.lower(), max_playouts=max_playouts,
                                 workers=workers, restarts=restarts, threads=threads,
                                 left_penalty=penalties)[0]
@@ -221,6 +225,7 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
       clobbermania samegame bench --time-limit 300 --jobs 2 --workers 2 --clock cpu
     """
     from ..clickomania.samegame import (
+        MAX_JOBS,
         PUBLISHED_TOTALS,
         STANDARD_SET,
         bench_samegame,
@@ -229,8 +234,9 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
 
     check_time_limit(time_limit)
     _check_playouts(max_playouts)
-    if jobs < 1:
-        raise NotationError(f"--jobs must be at least 1, not {jobs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise NotationError(f"--jobs must be between 1 and {MAX_JOBS} (the cores, at least "
+                            f"2), not {jobs}")
     _check_workers(workers)
     restarts = _restarts(restarts)
     penalties = _left_penalties(left_penalty)

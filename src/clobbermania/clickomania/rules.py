@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import BoardError, IllegalMoveError, NotationError
+from ..errors import BoardError, IllegalMoveError, NotationError, UnsupportedError
 from ..stones import _column_index, column_name
 
 #: The characters of colours 0..35, in order; ``.`` is an empty cell.
@@ -334,6 +334,18 @@ class Board:
         return clickomania_svg(self)
 
 
+def check_cells(board: Board, max_cells: int, what: str) -> None:
+    """Refuse (UnsupportedError) a board of more than ``max_cells`` cells (rows x columns)
+    for ``what``, the search that has that cap (docs/limits.md).
+
+    >>> check_cells(Board.from_string("12/21"), 4, "the test")
+    """
+    cells = board.height * board.width
+    if cells > max_cells:
+        raise UnsupportedError(f"{what} takes boards of at most {max_cells:,} cells, and this "
+                               f"one is {board.height}x{board.width} ({cells:,} cells)")
+
+
 def replay(board: Board, moves: Iterable[Square | str]) -> list[Board]:
     """The boards of a click sequence: the start, then one after each click.
 
@@ -487,4 +499,4 @@ def from_grid(grid: np.ndarray, height: int | None = None, width: int | None = N
 
 __all__ = ["Board", "Group", "Game", "Square", "replay", "score_sequence", "group_score",
            "to_grid", "from_grid", "read_boards", "load_board", "COLOR_CHARS", "CLEAR_BONUS",
-           "MAX_COLORS"]
+           "MAX_COLORS", "check_cells"]

@@ -57,6 +57,7 @@ Everything is deterministic given the seed: the random numbers are the search's 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -69,7 +70,7 @@ import numpy as np
 from ..errors import NotationError
 from ._kernels import k_click
 from ._samegame_kernels import k_beam_level, k_endgame, k_playout_scores
-from .rules import COLOR_CHARS, Board, read_boards, score_sequence, to_grid
+from .rules import COLOR_CHARS, Board, check_cells, read_boards, score_sequence, to_grid
 
 #: The standard test set (20 boards, 15x15, 5 colours; Schadd et al. 2008): package data of
 #: clobbermania.clickomania (``data/standard-20.txt``, origin and licence in ``data/SOURCE.md``),
@@ -104,6 +105,15 @@ REFINE_STEP = 6
 FIRST_WIDTH = 16
 #: The widest beam (memory: about 1 KB a board, 40 children a board).
 MAX_WIDTH = 1 << 14
+#: The largest board searched (50 x 50: one beam level of a 70 x 70 board outlasts a
+#: 2-second limit several times over).
+MAX_CELLS = 2_500
+#: Independent searches of a board (``workers``; each a process of its own) and
+#: sub-searches of a search (``restarts``) at most.
+MAX_WORKERS = 64
+MAX_RESTARTS = 1_000
+#: Searches run at once (``jobs``; one process each) at most: the cores, at least 2.
+MAX_JOBS = max(2, os.cpu_count() or 1)
 #: Nodes of one exact endgame call (about a million a CPU second) per second of the time
 #: limit; without a time limit, ENDGAME_NODES_MIN.
 ENDGAME_NODES_PER_SECOND = 10_000
@@ -212,6 +222,7 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     >>> r.score, r.moves, r.exact
     (1009, ('a2', 'a3', 'a3'), True)
     """
+    check_cells(board, MAX_CELLS, "the SameGame search")
     if time_limit is None and max_playouts is None:
         raise NotationError("play_samegame needs a time limit or a playout limit")
     if time_limit is not None and not 0 < time_limit < float("inf"):
@@ -221,8 +232,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
         raise NotationError(f"the playout limit must be at least 1, not {max_playouts}")
     if first_width < 1 or max_width < first_width:
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
-    if restarts < 1:
-        raise NotationError(f"--restarts must be at least 1, not {restarts}")
+    if not 1 <= restarts <= MAX_RESTARTS:
+        raise NotationError(f"--restarts must be between 1 and {MAX_RESTARTS}, not {restarts}")
     if seed < 0:
         raise NotationError(f"the seed must be at least 0, not {seed}")
     if not 0.0 <= continue_share < 1.0:
@@ -657,10 +668,15 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
     >>> [r.score for r in rs]
     [1000, 1]
     """
-    if jobs < 1:
-        raise NotationError(f"--jobs must be at least 1, not {jobs}")
-    if workers < 1:
-        raise NotationError(f"--workers must be at least 1, not {workers}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise NotationError(f"--jobs must be between 1 and {MAX_JOBS} (the cores, at least "
+                            f"2), not {jobs}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise NotationError(f"--workers must be between 1 and {MAX_WORKERS}, not {workers}")
+    if restarts > MAX_RESTARTS:
+        raise NotationError(f"--restarts must be at most {MAX_RESTARTS}, not {restarts}")
+    for b in boards:
+        check_cells(b, MAX_CELLS, "the SameGame search")
     if restarts < 1:
         raise NotationError(f"--restarts must be at least 1, not {restarts}")
     if seed < 0:

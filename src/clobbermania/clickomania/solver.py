@@ -46,12 +46,15 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from . import _solver_kernels as K
-from .rules import COLOR_CHARS, Board, replay
+from .rules import COLOR_CHARS, Board, check_cells, replay
 
 #: Table sizes (entries of 16 bytes): the table starts small and grows by 4x when half
 #: full, up to 2^MAX_TT_BITS entries (256 MB); past that entries are replaced.
 MIN_TT_BITS = 14
 MAX_TT_BITS = 24
+#: The largest board the exact solver takes (100 x 100: a 2-second search of one takes
+#: about 0.8 GB).
+MAX_CELLS = 10_000
 #: Aim for a clock check this often (seconds).
 _CHUNK_SECONDS = 0.05
 #: Orderings of the children with equal bounds (the kernel's ORDER_* constants); the
@@ -285,6 +288,7 @@ def solve_clickomania(
     (6, True, True)
     """
     board = _as_board(board)
+    check_cells(board, MAX_CELLS, "the exact Clickomania solver")
     if order not in ORDERS:
         raise UnsupportedError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
     if time_limit is not None and not time_limit > 0:
