@@ -289,6 +289,20 @@ def test_cli_huge_tags(capsys):
     assert code == 2 and out == "" and "MAX_SUM_NIMBER" in err and "Traceback" not in err
 
 
+def test_cli_value_reports_a_refused_invariant(capsys):
+    # the canonical form stands; the reduced form would expand ^3000 past MAX_SUM_UPS
+    code, out, _ = run_cli(capsys, "cgt", "value", "{^3000|*}", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["value"] == "{^3000|*}" and obj["reduced"] is None
+    assert "MAX_SUM_UPS" in obj["refused"]["reduced"] and "atomic_weight" not in obj["refused"]
+    # AW({^u | *}) = {AW(^u) - 2 | AW(*) + 2} = {u - 2 | 2}, as the explicit engine says for u = 30
+    assert Game("{^30|*}").atomic_weight() is Game("{28|2}")
+    assert obj["atomic_weight"] == str(Game("{2998|2}")) == "1500+-1498"
+    code, out, _ = run_cli(capsys, "cgt", "value", "{^3000|*}")
+    assert code == 0 and "reduced canonical form: not computed" in out
+    assert "reduced not computed: the reduced canonical form would expand ^3000" in out
+
+
 def test_cli_time_limit(capsys):
     t = time.perf_counter()
     code, out, err = run_cli(capsys, "cgt", "value", "{1|*} + *250", "--time-limit", "0.3")

@@ -7,7 +7,7 @@ import time
 import click
 
 from ..cgt import Game, parse
-from ..cgt.game import time_limit
+from ..cgt.game import TimeLimitReached, time_limit
 from ..errors import UnsupportedError
 from ._common import emit_json
 
@@ -60,7 +60,9 @@ def value_cmd(expr: str, as_json: bool, time_limit_s: float) -> None:
     EXPR may use numbers (3, 1/2, -3/4), * *n ^ ^^ ^n v vv vn, {L1,L2|R1,R2} with nested
     bars ({0||vv*|vv*}), +-x, sums and differences. JSON fields: value, outcome (L R N
     P), mean, temperature (exact, as text), atomic_weight (null unless all-small),
-    reduced (reduced canonical form), birthday, seconds.
+    reduced (reduced canonical form), birthday, seconds; and ``refused`` (only when some
+    are) mapping atomic_weight or reduced, then null, to the sentence naming the cap it
+    passed: the canonical form is printed even when one of those two is out of reach.
 
     Numbers, nimbers and up-multiples of any size and their sums are answered from their
     tags at once (*99999999, ^99999999 + 1/1024, {0|*99999}); what would need too many
@@ -73,21 +75,37 @@ def value_cmd(expr: str, as_json: bool, time_limit_s: float) -> None:
     """
     t0 = time.perf_counter()
 
+    refused: dict[str, str] = {}
+
+    def capped(name, compute):
+        # a cap on atomic weight or reduced form leaves the rest of the answer standing;
+        # running out of time does not
+        try:
+            return compute()
+        except TimeLimitReached:
+            raise
+        except UnsupportedError as exc:
+            refused[name] = str(exc)
+            return None
+
     def run():
         with time_limit(time_limit_s):
             g = parse(expr)
-            aw = g.atomic_weight() if g.is_all_small else None
+            aw = capped("atomic_weight", g.atomic_weight) if g.is_all_small else None
+            red = capped("reduced", g.reduced)
             return g, aw, {
                 "value": str(g),
                 "outcome": g.outcome,
                 "mean": _frac(g.mean),
                 "temperature": _frac(g.temperature),
                 "atomic_weight": None if aw is None else str(aw),
-                "reduced": str(g.reduced()),
+                "reduced": None if red is None else str(red),
                 "birthday": g.birthday,
             }
 
     g, aw, info = _bounded(run)
+    if refused:
+        info["refused"] = refused
     info["seconds"] = round(time.perf_counter() - t0, 6)
     if as_json:
         emit_json(info)
@@ -97,7 +115,10 @@ def value_cmd(expr: str, as_json: bool, time_limit_s: float) -> None:
     click.echo(f"mean: {info['mean']}   temperature: {info['temperature']}")
     if aw is not None:
         click.echo(f"atomic weight: {info['atomic_weight']}")
-    click.echo(f"reduced canonical form: {info['reduced']}   birthday: {info['birthday']}")
+    red = info["reduced"] if info["reduced"] is not None else "not computed"
+    click.echo(f"reduced canonical form: {red}   birthday: {info['birthday']}")
+    for name, why in refused.items():
+        click.echo(f"{name.replace('_', ' ')} not computed: {why}")
 
 
 @cgt.command("compare")
