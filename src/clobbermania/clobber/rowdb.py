@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ClobbermaniaError, NotationError, UnsupportedError
+from ..limits import memory_room
 from . import _row_kernels as _k
 
 FORMAT = "clobbermania-rowdb"
@@ -162,21 +163,6 @@ def _new_manifest() -> dict:
             "symmetry": SYMMETRY, "max_stones": 0, "lengths": []}
 
 
-def _available_memory() -> int:
-    """Bytes of memory a build may use (MemAvailable, or physical memory)."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:  # pragma: no cover - not Linux
-        pass
-    try:  # pragma: no cover - not Linux
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover
-        return 1 << 62
-
-
 def _value_counts(table: np.ndarray) -> list[int]:
     counts = _k.histogram(table, 0, table.shape[0])
     nz = np.nonzero(counts)[0]
@@ -252,10 +238,12 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
             db.build_report = report
             return db
         need = 1 << max_stones
-        if need > _available_memory():
+        room = memory_room()
+        if need > room:
             raise RowDatabaseError(
                 f"building to {max_stones} stones needs {need / 2**30:.1f} GiB of memory "
-                f"and only {_available_memory() / 2**30:.1f} GiB is available")
+                f"and only {room / 2**30:.1f} GiB is left under the memory bound (40 % of "
+                "the machine's memory)")
         flat = np.zeros(need, np.uint8)  # flat[0] = 0 is the empty row
         entries = _load_lengths(db_dir, entries[:max_stones], flat)
         done = len(entries)
