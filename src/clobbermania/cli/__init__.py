@@ -74,7 +74,10 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("error: interrupted", err=True)
         sys.exit(130)
     except OSError as exc:
-        click.echo(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+        name = str(exc.filename or "")
+        if len(name) > 80:
+            name = name[:60] + "..." + name[-10:]
+        click.echo(f"error: {exc.strerror or exc}: {name}".rstrip(": "), err=True)
         sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)
 

@@ -448,6 +448,13 @@ def read_boards(text: str) -> list[Board]:
     return boards
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long for the system
+        return False
+
+
 def load_board(board_or_file: str) -> Board:
     """A board from the command line: a path to a file holding one board, or board text.
 
@@ -455,7 +462,11 @@ def load_board(board_or_file: str) -> Board:
     4
     """
     path = Path(board_or_file)
-    if path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError:  # a board longer than a file name may be
+        is_file = False
+    if is_file:
         boards = read_boards(path.read_text())
         if len(boards) != 1:
             raise NotationError(f"{board_or_file} holds {len(boards)} boards, not one")
@@ -467,7 +478,7 @@ def load_board(board_or_file: str) -> Board:
         return Board.from_string(board_or_file)
     except (NotationError, BoardError) as exc:
         if re.search(r"\.[A-Za-z]{1,5}$", board_or_file) or (
-                path.parent != Path(".") and path.parent.is_dir()):
+                path.parent != Path(".") and _is_dir(path.parent)):
             raise NotationError(f"{board_or_file!r} is neither a board file nor a board: "
                                 f"{exc}") from None
         raise

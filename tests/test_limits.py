@@ -1,0 +1,200 @@
+"""No input can exhaust the machine (issue 25, docs/limits.md): every size argument has a
+stated cap, refused with one sentence and exit 2; every search with a time limit answers
+within it (CPU time, with slack: the machine may be loaded); one memory bound for all."""
+
+import io
+import json
+import resource
+import time
+
+import pytest
+from cli_runner import run_cli
+
+from clobbermania import limits
+from clobbermania.clobber import impartial
+from clobbermania.clobber.families import family
+from clobbermania.stones import BLACK, WHITE, Position
+
+#: Allowed CPU seconds past a time limit: the 10 % plus half a second of docs/limits.md,
+#: and as much again for the process's own start-up work in the call (parsing, tables).
+SLACK = 1.5
+
+
+def cpu_run(capsys, *args):
+    """(exit code, stdout, stderr, CPU seconds) of ``clobbermania ARGS`` in this process."""
+    c0 = time.process_time()
+    code, out, err = run_cli(capsys, *args)
+    return code, out, err, time.process_time() - c0
+
+
+def refused(capsys, *args, words=()):
+    """The command exits 2 with one ``error:`` sentence holding every one of ``words``."""
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2, (args, code, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    return lines[0]
+
+
+# -- the memory bound --------------------------------------------------------------------
+
+def test_memory_bound_is_forty_percent_of_physical_memory():
+    assert limits.MEMORY_SHARE == 0.4
+    assert limits.memory_bound() == int(0.4 * limits.physical_memory())
+    assert 0 <= limits.memory_room() <= limits.memory_bound()
+
+
+def test_cli_runs_under_the_address_space_bound(capsys):
+    code, _, _ = run_cli(capsys, "clobber", "perft", "xo", "--depth", "1", "--first", "black")
+    assert code == 0
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    assert soft != resource.RLIM_INFINITY and soft <= limits.memory_bound()
+
+
+def test_grundy_memo_sized_under_the_bound():
+    solver = impartial.GrundySolver()
+    assert solver.memo_limit * impartial.MEMO_ENTRY_BYTES <= max(
+        limits.memory_bound(), 1_000_000 * impartial.MEMO_ENTRY_BYTES)
+
+
+def test_memory_error_is_one_sentence(capsys, monkeypatch):
+    import clobbermania.cli.clobber_solve as cs
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(cs, "perft_counts", exhausted)
+    refused(capsys, "clobber", "perft", "xo", "--depth", "1", "--first", "black",
+            words=("memory bound", "GiB"))
+
+
+# -- clobber perft ---------------------------------------------------------------------------
+
+def _brute_perft(p: Position, color: int, depth: int) -> list[int]:
+    counts = [0] * depth
+
+    def walk(q, c, d):
+        if d == depth:
+            return
+        for m in q.moves(c):
+            counts[d] += 1
+            walk(q.play(m, c), WHITE if c == BLACK else BLACK, d + 1)
+
+    walk(p, color, 0)
+    return counts
+
+
+def test_perft_depth_capped(capsys):
+    refused(capsys, "clobber", "perft", "xoxo/oxox", "--depth", "1000000", "--first", "black",
+            words=("--depth", "64", "1000000"))
+
+
+def test_perft_stops_where_the_counts_reach_zero(capsys):
+    code, out, _ = run_cli(capsys, "clobber", "perft", "xoxo/oxox", "--depth", "64",
+                           "--first", "black", "--json")
+    assert code == 0
+    d = json.loads(out)
+    brute = _brute_perft(Position.from_string("xoxo/oxox"), BLACK, 8)
+    assert brute[-1] == 0 and d["counts"] == brute[:brute.index(0)] and d["exact"]
+
+
+def test_perft_time_limit(capsys):
+    limit = 1.0
+    code, out, _, cpu = cpu_run(capsys, "clobber", "perft", "xoxoxo/oxoxox/xoxoxo/oxoxox",
+                                "--depth", "30", "--first", "black", "--time-limit",
+                                str(limit), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["exact"] is False and cpu <= limit * 1.1 + SLACK
+    # the lengths it reports are finished: the first three against the brute force
+    assert d["counts"][:3] == _brute_perft(Position.checkerboard(4, 6), BLACK, 3)
+
+
+# -- time limits of the searches ---------------------------------------------------------
+
+BOARD_3X20 = "/".join(("xo" * 10, "ox" * 10, "xo" * 10))
+
+
+def test_clobber_value_time_limit_on_3x20(capsys):
+    limit = 2.0
+    code, out, _, cpu = cpu_run(capsys, "clobber", "value", BOARD_3X20, "--time-limit",
+                                str(limit), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["exact"] is False and d["value"] is None
+    assert cpu <= limit * 1.1 + SLACK
+
+
+@pytest.mark.parametrize("verb", [["grundy", "value"], ["clobber", "value"]])
+def test_value_time_limit_on_a_long_row(capsys, monkeypatch, verb):
+    # 8,192 stones: every move of the row copies it (the clock is read at every one)
+    monkeypatch.setattr("sys.stdin", io.StringIO("xo" * 4096))
+    limit = 1.0
+    code, out, _, cpu = cpu_run(capsys, *verb, "-", "--time-limit", str(limit), "--json")
+    assert code == 0
+    assert json.loads(out)["exact"] is False
+    assert cpu <= limit * 1.1 + SLACK
+
+
+def test_grundy_family_time_limit(capsys):
+    limit = 0.5
+    code, out, _, cpu = cpu_run(capsys, "grundy", "family", "ox", "--to", "1000000",
+                                "--time-limit", str(limit), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["exact"] is False and d["requested"] == 1000000 and 0 < d["n"] < 1000000
+    assert cpu <= limit * 1.1 + SLACK
+    # the values it reports are finished ones
+    assert d["values"][:200] == family("ox", 200).values
+
+
+# -- caps on sizes -------------------------------------------------------------------------
+
+def test_clickomania_hardness_caps(capsys):
+    refused(capsys, "clickomania", "hardness", "3partition",
+            "1000000,1000000,1000001,1000000,1000000,1000001",
+            words=("36,000,026 rows", "20,000"))
+    refused(capsys, "clickomania", "hardness", "3partition", "1" + "0" * 40 + ",1,1",
+            words=("18 digits",))
+    refused(capsys, "clickomania", "hardness", "3sat", "1,2,3;-1,2,4;2,-3,-4;1,4;-1,-2,5",
+            words=("11,184 rows", "8,000"))
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("hamming:1000,1000", ("1,000,000 vertices", "16,384")),
+    ("hypercube:60", ("2^60", "16,384")),
+    ("complete:2000", ("1,999,000 edges", "1,048,576")),
+    ("cycle:100000", ("100,000 vertices", "16,384")),
+    ("path:" + "9" * 5000, ("expected integers",)),
+    ("clique:100000", ("unknown graph kind",)),
+])
+def test_graph_spec_caps(capsys, spec, words):
+    refused(capsys, "solitaire", "solve", "x", "--graph", spec, words=words)
+
+
+def test_board_squares_capped(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("/".join(["xo" * 64] * 129)))
+    refused(capsys, "grundy", "value", "-", words=("129x128", "16,384"))
+
+
+def test_solitaire_reduce_capped(capsys):
+    refused(capsys, "solitaire", "reduce", "100000x100000", words=("1,000,000",))
+
+
+def test_clickomania_board_caps(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("/".join(["12" * 16] * 33)))
+    refused(capsys, "clickomania", "value", "-", words=("1,024 cells", "33x32"))
+    refused(capsys, "samegame", "play", "/".join(["12" * 25] * 51), "--time-limit", "1",
+            words=("2,500 cells",))
+    refused(capsys, "clickomania", "solve", "/".join(["12" * 50] * 101),
+            words=("10,000 cells",))
+
+
+def test_samegame_process_caps(capsys):
+    refused(capsys, "samegame", "play", "1122", "--workers", "1000", "--time-limit", "1",
+            words=("--workers", "64"))
+    refused(capsys, "samegame", "bench", "--jobs", "1000", words=("--jobs",))
