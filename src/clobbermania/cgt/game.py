@@ -1032,7 +1032,8 @@ def _canon_uncached(Ls: set[int], Rs: set[int]) -> int:
         if a is None or b is None or a < b:
             return _nus_id(_simplest_between(a, b))
         return _intern((_nus_id(a),), (_nus_id(b),))
-    if _fast and not any(_sym[i] for i in Ls) and not any(_sym[i] for i in Rs):
+    sym = _sym.__getitem__
+    if _fast and not any(map(sym, Ls)) and not any(map(sym, Rs)):
         if _pending:
             _flush()
         L, R = _k.simplify(np.fromiter(Ls, np.int64, len(Ls)), np.fromiter(Rs, np.int64, len(Rs)),
@@ -1141,11 +1142,14 @@ def _add(g: int, h: int) -> int:
     try:
         if _depth > MAX_DEPTH:
             raise _too_deep()
-        if _left[g] is None or _left[h] is None:
+        Lg, Lh = _left[g], _left[h]
+        if Lg is None or Lh is None:
             _sum_room(g, "adding a game that is not a number-up-star")
             _sum_room(h, "adding a game that is not a number-up-star")
-        Lg, Rg = _opts(g)
-        Lh, Rh = _opts(h)
+            Lg, Rg = _opts(g)
+            Lh, Rh = _opts(h)
+        else:
+            Rg, Rh = _right[g], _right[h]
         L = [_add(x, h) for x in Lg]
         R = [_add(x, h) for x in Rg]
         L.extend(_add(g, x) for x in Lh)
