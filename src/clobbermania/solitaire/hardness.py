@@ -144,6 +144,11 @@ _DOMINO = frozenset({(0, 0), (0, 1)})
 
 
 # -- grid graphs ----------------------------------------------------------------------------
+#: The most nodes a grid graph of the construction may have (its configuration then has
+#: about five times as many squares).
+MAX_NODES = 4_096
+
+
 def parse_grid_graph(spec: GridGraphSpec) -> frozenset[Node]:
     """The nodes of a grid graph, translated so the smallest row and column are 0.
 
@@ -179,6 +184,9 @@ def parse_grid_graph(spec: GridGraphSpec) -> frozenset[Node]:
             nodes.add(node)
         if not nodes:
             raise BoardError("the grid graph has no nodes: give at least one")
+    if len(nodes) > MAX_NODES:
+        raise UnsupportedError(f"the grid graph has {len(nodes):,} nodes; the construction "
+                               f"takes at most {MAX_NODES:,}")
     r0 = min(r for r, _ in nodes)
     c0 = min(c for _, c in nodes)
     graph = frozenset((r - r0, c - c0) for r, c in nodes)
@@ -502,9 +510,10 @@ def hamiltonian_circuit(graph: GridGraphSpec, *,
     # iterative depth-first search (paths can be far longer than Python's recursion limit)
     stack = [iter(candidates())]
     steps = 0
+    every = 1024 if n <= 1024 else 1  # a step may search the whole graph (connected)
     while stack:
         steps += 1
-        if deadline is not None and steps % 1024 == 0 and time.perf_counter() > deadline:
+        if deadline is not None and steps % every == 0 and time.perf_counter() > deadline:
             raise UnsupportedError(f"the Hamiltonian circuit search did not finish within "
                                    f"{time_limit:g} seconds")
         m = next(stack[-1], None)
