@@ -198,3 +198,12 @@ def test_samegame_process_caps(capsys):
     refused(capsys, "samegame", "play", "1122", "--workers", "1000", "--time-limit", "1",
             words=("--workers", "64"))
     refused(capsys, "samegame", "bench", "--jobs", "1000", words=("--jobs",))
+
+
+def test_formula_and_grid_graph_caps(capsys, tmp_path):
+    cnf = tmp_path / "big.cnf"
+    cnf.write_text("p cnf 1000000000 1\n1 -999999999 0\n")
+    refused(capsys, "clickomania", "hardness", "3sat", str(cnf),
+            words=("999,999,999", "1,000,000"))
+    refused(capsys, "solitaire", "hardness", "/".join(["#" * 65] * 64),
+            words=("4,160 nodes", "4,096"))

@@ -43,6 +43,9 @@ from ..errors import NotationError, UnsupportedError
 
 #: :func:`brute_force` refuses formulas with more variables (2^20 assignments).
 BRUTE_FORCE_MAX_VARIABLES = 20
+#: The largest variable number of a DIMACS formula, and the largest formula file read.
+MAX_VARIABLE = 1_000_000
+MAX_FILE_BYTES = 32 << 20
 
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 
@@ -145,6 +148,9 @@ def parse_formula(text: str, max_clause_length: int | None = 3) -> Formula:
     if re.search(r"^\s*p\s+cnf\b", src, re.M):
         raw = _parse_dimacs_file(src)
         nv = max((abs(x) for c in raw for x in c), default=0)
+        if nv > MAX_VARIABLE:
+            raise UnsupportedError(f"variable {nv:,} is beyond the largest variable number "
+                                   f"a DIMACS formula may use, {MAX_VARIABLE:,}")
         names = [str(i) for i in range(1, nv + 1)]
     elif re.search(r"[|&()~!]", src):
         index: dict[str, int] = {}
@@ -223,8 +229,15 @@ def load_formula(text_or_path: str, max_clause_length: int | None = 3) -> Formul
                        or text_or_path.startswith(("/", "~", "./")))
     if looks_like_path:
         p = p.expanduser()
-        if not p.is_file():
-            raise NotationError(f"no formula file {text_or_path!r}")
+        try:
+            size = p.stat().st_size if p.is_file() else None
+        except OSError:  # a name too long for the system
+            size = None
+        if size is None:
+            raise NotationError(f"no formula file {text_or_path[:80]!r}")
+        if size > MAX_FILE_BYTES:
+            raise UnsupportedError(f"the formula file {text_or_path!r} has {size:,} bytes; "
+                                   f"the limit is {MAX_FILE_BYTES:,}")
         return parse_formula(p.read_text(encoding="utf-8"), max_clause_length)
     return parse_formula(text_or_path, max_clause_length)
 
