@@ -190,6 +190,26 @@ def test_zero_bar_nimber_pattern():
     assert time.perf_counter() - t < 1
 
 
+def test_bypassed_nimber_families():
+    # reversing through a huge x + *k lists x + *j (j < k) only up to the first that
+    # reverses the rest, or recognises {x, ..., x*(n-1) | the same} as x + *n; the small
+    # cases by the explicit engine give the patterns the huge ones must follow
+    for n in range(2, 12):
+        assert parse(f"{{{{0|*{n}}}|{{*{n}|0}}}}") is nimber(n)
+        assert parse(f"{{{{0|*{n}}}|{{*{n - 1}|0}}}}") is \
+            Game.from_options([nus(0, 1, n ^ 1)], [nus(0, -1, (n - 1) ^ 1)])
+        assert parse(f"{{^*{n}|}}") is number(1)
+        assert parse(f"{{{{0|*{n}}},1|{{*{n}|0}}}}") is \
+            Game.from_options([1], [nus(0, -1, n ^ 1)])
+    t = time.perf_counter()
+    n = 99999999
+    assert parse(f"{{{{0|*{n}}}|{{*{n}|0}}}}") is nimber(n)
+    assert str(parse(f"{{{{0|*{n}}}|{{*{n - 1}|0}}}}")) == "{^*99999998|v*99999999}"
+    assert parse(f"{{^*{n}|}}") is number(1)
+    assert str(parse(f"{{{{0|*{n}}},1|{{*{n}|0}}}}")) == "{1|v*99999998}"
+    assert time.perf_counter() - t < 1
+
+
 def test_huge_tags_answered_at_once():
     t = time.perf_counter()
     g = parse("*99999999")

@@ -1000,12 +1000,38 @@ class _RawGame:
         if left:
             for ar in _opts(a)[1]:
                 if self.ge(ar):
-                    return _opts(ar)[0]
+                    return self._block(ar, True)
         else:
             for bl in _opts(a)[0]:
                 if self.le(bl):
-                    return _opts(bl)[1]
+                    return self._block(bl, False)
         return None
+
+    def _block(self, r: int, left: bool) -> tuple[int, ...]:
+        """The options replacing an option reversed through R (Left: R's left options).
+        For R = x + *k kept as its tag these are x + *j, j < k; each with some x + *i <= G
+        below it (i < j) reverses in turn, through the least such i = k0, into x + *h for
+        h < k0, already among them: both bypasses at once leave x + *j for j <= k0 (the
+        same value, fewer options). Right's mirror (G <= x + *i)."""
+        fam = self._family(r)
+        if fam is None:
+            return _opts(r)[0 if left else 1]
+        x, k = fam
+        k0 = _first(self.profile(x), 2 if left else 1, k)
+        size = k if k0 is None else k0 + 1
+        if size > MAX_OPTIONS:
+            raise _HugeBlock(r, x, size)
+        return _family(x, size)
+
+
+class _HugeBlock(Exception):
+    """A bypass would list x + *j for every j < size, past MAX_OPTIONS (caught by
+    :func:`_simplify_plain`: {that block | the same block} is x + *size, anything else
+    is refused)."""
+
+    def __init__(self, r: int, x: Fraction, size: int) -> None:
+        super().__init__(r, x, size)
+        self.r, self.x, self.size = r, x, size
 
 
 def _canon(L: Iterable[int], R: Iterable[int]) -> int:
@@ -1058,9 +1084,14 @@ def _simplify_plain(Ls: set[int], Rs: set[int]) -> int:
         GL, GR = tuple(Ls), tuple(Rs)
         raw = _RawGame(GL, GR)
         changed = False
+        blocks: list[tuple[bool, _HugeBlock]] = []
         newL: set[int] = set()
         for a in GL:
-            rep = raw.reverse(a, True)
+            try:
+                rep = raw.reverse(a, True)
+            except _HugeBlock as block:
+                blocks.append((True, block))
+                continue
             if rep is None:
                 newL.add(a)
             else:
@@ -1068,12 +1099,23 @@ def _simplify_plain(Ls: set[int], Rs: set[int]) -> int:
                 changed = True
         newR: set[int] = set()
         for b in GR:
-            rep = raw.reverse(b, False)
+            try:
+                rep = raw.reverse(b, False)
+            except _HugeBlock as block:
+                blocks.append((False, block))
+                continue
             if rep is None:
                 newR.add(b)
             else:
                 newR.update(rep)
                 changed = True
+        if blocks:
+            # {x, x*, ..., x*(n-1) | the same} is x + *n: the one huge form with a tag
+            (s1, b1), (s2, b2) = blocks[0], blocks[-1]
+            if len(blocks) == 2 and s1 and not s2 and not newL and not newR and \
+                    (b1.x, b1.size) == (b2.x, b2.size):
+                return _nus_id(b1.x, 0, b1.size)
+            raise _too_many_options(b1.r, b1.size)
         Ls, Rs = newL, newR
         if not changed:
             return _intern(Ls, Rs)
