@@ -207,3 +207,13 @@ def test_formula_and_grid_graph_caps(capsys, tmp_path):
             words=("999,999,999", "1,000,000"))
     refused(capsys, "solitaire", "hardness", "/".join(["#" * 65] * 64),
             words=("4,160 nodes", "4,096"))
+
+
+def test_clobber_solve_row_cap_and_time_limit(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("xo" * 2048))
+    refused(capsys, "clobber", "solve", "-", "--first", "white", words=("512", "4,096"))
+    limit = 1.0
+    code, out, _, cpu = cpu_run(capsys, "clobber", "solve", "xo" * 256, "--first", "white",
+                                "--time-limit", str(limit), "--json")
+    assert code == 0 and json.loads(out)["exact"] is False
+    assert cpu <= limit * 1.1 + SLACK

@@ -386,6 +386,10 @@ class RowSumSearch:
                 result = True
                 break
             if c is None:
+                # the mobility of a long row lists its options: read the clock now and then
+                if not len(todo) & 15 and self.deadline is not None \
+                        and time.perf_counter() > self.deadline:
+                    raise RowSumTimeout("the time limit ran out")
                 todo.append((self._mobility(*child), child))
         if not result:
             todo.sort(key=lambda x: x[0])

@@ -69,6 +69,10 @@ ROW_SMALL = 16
 ROW_MEMO_LIMIT = 3_000_000
 #: The bitboard kernels take at most this many live stones.
 MAX_STONES = 64
+#: The row-sum search takes rows of at most this many stones (the options of a row are
+#: listed at once, each a copy of it, and so are those of each option for the move order:
+#: n^3 bytes, 134 MB at 512).
+MAX_ROW_STONES = 512
 _MAX_TT_BITS = 22  # 4M entries of 25 bytes
 _FIRST_TT_BITS = 14  # the table's first size (grown as the search needs)
 
@@ -436,6 +440,10 @@ def _row_search() -> RowSumSearch:
 
 
 def _solve_rows(positions, parts, color, budget, result) -> SolveResult:
+    longest = max((len(part) for _, part in parts), default=0)
+    if longest > MAX_ROW_STONES:   # its options are copies of the row: n^2 bytes at once
+        raise UnsupportedError(f"the row-sum search takes rows of at most {MAX_ROW_STONES:,} "
+                               f"stones, and this part has {longest:,}")
     search = _row_search()
     before = search.nodes
     left = None if budget.deadline is None else budget.deadline - time.perf_counter()
