@@ -217,3 +217,13 @@ def test_clobber_solve_row_cap_and_time_limit(capsys, monkeypatch):
                                 "--time-limit", str(limit), "--json")
     assert code == 0 and json.loads(out)["exact"] is False
     assert cpu <= limit * 1.1 + SLACK
+
+
+def test_polynomial_solitaire_algorithms_capped(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("xo" * 500))
+    refused(capsys, "solitaire", "solve", "-", "--graph", "cycle:1000", "--free",
+            words=("400", "1,000"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("xo" * 8192))
+    star = "tree:" + ",".join(["0"] * 16383)
+    refused(capsys, "solitaire", "solve", "-", "--graph", star, "--free",
+            words=("268,435,456", "30,000,000"))

@@ -475,11 +475,15 @@ def _grid_option(text: str, stride: int, clock: _Clock) -> Game:
 
 # --- general graph boards, as bitmasks ----------------------------------------------------
 
-def _mask_parts(adj: tuple[int, ...], black: int, white: int) -> list[tuple[int, int]]:
-    """(black, white) of each connected part with stones of both colours."""
+def _mask_parts(adj: tuple[int, ...], black: int, white: int,
+                clock: _Clock | None = None) -> list[tuple[int, int]]:
+    """(black, white) of each connected part with stones of both colours (reading
+    ``clock`` at every part: a part costs bitmask operations over the whole board)."""
     stones = black | white
     out = []
     while stones:
+        if clock is not None:
+            clock.check()
         low = stones & -stones
         comp = low
         frontier = low
@@ -545,7 +549,7 @@ def _graph_search(board: Board, memo: dict, black: int, white: int, clock: _Cloc
                 nm, nt = (mine ^ b) | d, theirs ^ d
                 nb, nw = (nm, nt) if side == 0 else (nt, nm)
                 total = ZERO
-                for pb, pw in _mask_parts(adj, nb, nw):
+                for pb, pw in _mask_parts(adj, nb, nw, clock):
                     total = total + _graph_part_value(board, memo, pb, pw, clock)
                     clock.check()
                 options[side].append(total)
@@ -581,7 +585,7 @@ def component_values(position: Position, *, time_limit: float | None = None
         board = position.board
         memo = _graph_memo.setdefault(board, {})
         out = []
-        for b, w in _mask_parts(board.adjacency_masks, position.black, position.white):
+        for b, w in _mask_parts(board.adjacency_masks, position.black, position.white, clock):
             text = "".join("x" if b >> v & 1 else "o" if w >> v & 1 else "."
                            for v in range(board.n))
             out.append((text, _graph_part_value(board, memo, b, w, clock)))

@@ -44,6 +44,12 @@ from .theory import (
 )
 
 MAX_SQUARES = 64
+#: The SC2 cycle algorithm is O(n^3): cycles of at most this many vertices (about a
+#: second of CPU; 1,000 took 18 s).
+MAX_CYCLE_VERTICES = 400
+#: The SC2 tree algorithm is O(n + sum of squared degrees): at most this much work
+#: (about a second of CPU; a star of 16,384 vertices, 2.7e8, took 8 s).
+MAX_TREE_WORK = 30_000_000
 _CHUNK_SECONDS = 0.05  # aim for a clock check this often
 
 
@@ -352,6 +358,10 @@ def _path_or_cycle(board: Board) -> str | None:
 def _solve_path_like(position: Position, shape: str) -> SolitaireResult:
     from .paths import cycle_sc2, path_sc2
 
+    n = position.board.n
+    if shape == "cycle" and n > MAX_CYCLE_VERTICES:
+        raise UnsupportedError(f"the SC2 cycle algorithm takes O(n^3) time and cycles of at "
+                               f"most {MAX_CYCLE_VERTICES} vertices, not {n:,}")
     t0 = time.perf_counter()
     value, pairs = (path_sc2 if shape == "path" else cycle_sc2)(list(position.cells))
     moves = tuple(Move(a, b) for a, b in pairs)
@@ -374,6 +384,11 @@ def _is_forest(board: Board) -> bool:
 def _solve_tree(position: Position) -> SolitaireResult:
     from .trees import tree_sc2
 
+    board = position.board
+    work = board.n + sum(len(board.neighbors(v)) ** 2 for v in range(board.n))
+    if work > MAX_TREE_WORK:
+        raise UnsupportedError(f"the SC2 tree algorithm takes O(n + sum of squared degrees) "
+                               f"time, here {work:,}; the limit is {MAX_TREE_WORK:,}")
     t0 = time.perf_counter()
     value, pairs = tree_sc2(position)
     moves = tuple(Move(a, b) for a, b in pairs)
