@@ -1153,7 +1153,7 @@ def classify(res: Result, mem_bytes: int) -> list[str]:
     if res.killed_by_cap:
         found.append(f"killed by the wall-clock cap ({case.cap:.0f} s"
                      + (", no time limit given)" if case.limit is None
-                        else f", time limit {case.limit:g} s)"))
+                        else f", time limit {case.limit:g} s)") + _where(res.stderr))
         return found
     if res.signal is not None:
         found.append(f"died of signal {res.signal} ({signal.Signals(res.signal).name})")
@@ -1193,3 +1193,19 @@ def classify(res: Result, mem_bytes: int) -> list[str]:
     if res.maxrss_kb * 1024 > mem_bytes:
         found.append(f"peak RSS {res.maxrss_kb / 2**20:.1f} GB past the memory cap")
     return found
+
+
+def _where(stderr: str) -> str:
+    """Where a killed call was: the innermost frame of the stacks ``faulthandler`` left on
+    stderr (numba compiling, a kernel, a Python loop), or nothing."""
+    lines = stderr.splitlines()
+    for i, line in enumerate(lines):
+        if "most recent call first" in line:
+            frames = [ln.strip() for ln in lines[i + 1:i + 40] if ln.strip().startswith("File")]
+            inner = next((f for f in frames if "site-packages/numba" not in f), None)
+            compiling = any("numba/core/compiler" in f or "numba/core/dispatcher" in f
+                            and "_compile_for_args" in f for f in frames)
+            where = inner.removeprefix("File ").replace(str(REPO) + "/", "") if inner else ""
+            return (" in numba compilation" if compiling else "") + (f" at {where}" if where
+                                                                    else "")
+    return ""
