@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def k_n_columns(grid: np.ndarray) -> int:
     """The number of non-empty columns."""
     W = grid.shape[0]
@@ -45,11 +45,12 @@ def k_n_blocks(grid: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def k_unmark(grid: np.ndarray, mark: np.ndarray) -> None:
     """Clear ``mark`` on every block of ``grid`` (marks are only ever set on blocks)."""
     for c in range(k_n_columns(grid)):
-        mark[c, :k_height(grid, c)] = False
+        for h in range(k_height(grid, c)):
+            mark[c, h] = False
 
 
 @njit(cache=True)
