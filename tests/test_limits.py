@@ -227,3 +227,8 @@ def test_polynomial_solitaire_algorithms_capped(capsys, monkeypatch):
     star = "tree:" + ",".join(["0"] * 16383)
     refused(capsys, "solitaire", "solve", "-", "--graph", star, "--free",
             words=("268,435,456", "30,000,000"))
+
+
+def test_samegame_penalty_capped(capsys):
+    refused(capsys, "samegame", "play", "1122/2211", "--left-penalty", "9" * 30,
+            "--time-limit", "1", words=("1,000,000,000",))

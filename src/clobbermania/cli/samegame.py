@@ -58,7 +58,7 @@ def _restarts(value: int | None) -> int:
 
 def _left_penalties(value: str | None) -> list[int]:
     """``--left-penalty``: one penalty, or a comma list that cycles over the searches."""
-    from ..clickomania.samegame import LEFT_PENALTY
+    from ..clickomania.samegame import LEFT_PENALTY, MAX_LEFT_PENALTY
 
     if value is None:
         return [LEFT_PENALTY]
@@ -69,8 +69,9 @@ def _left_penalties(value: str | None) -> list[int]:
         except ValueError:
             raise NotationError(f"--left-penalty takes whole numbers separated by commas, "
                                 f"not {part.strip()!r}") from None
-        if out[-1] < 0:
-            raise NotationError(f"the penalty a block left must be at least 0, not {out[-1]}")
+        if not 0 <= out[-1] <= MAX_LEFT_PENALTY:
+            raise NotationError(f"the penalty a block left must be between 0 and "
+                                f"{MAX_LEFT_PENALTY:,}, not {out[-1]}")
     return out
 
 

@@ -112,6 +112,8 @@ MAX_CELLS = 2_500
 #: sub-searches of a search (``restarts``) at most.
 MAX_WORKERS = 64
 MAX_RESTARTS = 1_000
+#: The largest penalty a block left (the beams' scores stay within 64-bit integers).
+MAX_LEFT_PENALTY = 1_000_000_000
 #: Searches run at once (``jobs``; one process each) at most: the cores, at least 2.
 MAX_JOBS = max(2, os.cpu_count() or 1)
 #: Nodes of one exact endgame call (about a million a CPU second) per second of the time
@@ -242,8 +244,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     if restarts == 1:
         continue_share = 0.0  # one sub-search: it simply has the whole budget
     penalties = [left_penalty] if isinstance(left_penalty, int) else list(left_penalty)
-    if not penalties or any(p < 0 for p in penalties):
-        raise NotationError(f"the penalty a block left must be at least 0, not {left_penalty}")
+    if not penalties or any(not 0 <= p <= MAX_LEFT_PENALTY for p in penalties):
+        raise NotationError(f"the penalty a block left must be between 0 and "
+                            f"{MAX_LEFT_PENALTY:,}, not {left_penalty}")
     if tabu_rank is not None and tabu_rank < 0:
         raise NotationError(f"the tabu rank must be at least 0, not {tabu_rank}")
     if endgame_nodes is not None and endgame_nodes < 0:
@@ -691,8 +694,9 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
         raise NotationError(f"the continued share must be at least 0 and below 1, "
                             f"not {continue_share}")
     penalties = [left_penalty] if isinstance(left_penalty, int) else list(left_penalty)
-    if not penalties or any(p < 0 for p in penalties):
-        raise NotationError(f"the penalty a block left must be at least 0, not {left_penalty}")
+    if not penalties or any(not 0 <= p <= MAX_LEFT_PENALTY for p in penalties):
+        raise NotationError(f"the penalty a block left must be between 0 and "
+                            f"{MAX_LEFT_PENALTY:,}, not {left_penalty}")
     if not tabu_ranks or any(r is not None and r < 0 for r in tabu_ranks):
         raise NotationError(f"tabu ranks must be None or at least 0, not {list(tabu_ranks)}")
     tasks = [(i, (b, time_limit, seed + w, clock, max_playouts, restarts, threads,
