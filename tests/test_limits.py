@@ -232,3 +232,8 @@ def test_polynomial_solitaire_algorithms_capped(capsys, monkeypatch):
 def test_samegame_penalty_capped(capsys):
     refused(capsys, "samegame", "play", "1122/2211", "--left-penalty", "9" * 30,
             "--time-limit", "1", words=("1,000,000,000",))
+
+
+def test_family_root_capped(capsys):
+    refused(capsys, "grundy", "family", "xxxoxooxxxoooo", "--to", "3",
+            words=("14 stones", "12"))
