@@ -39,6 +39,7 @@ import json
 import math
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -1150,6 +1151,10 @@ def classify(res: Result, mem_bytes: int) -> list[str]:
     """The ways a call broke the contract (empty: it kept it)."""
     case = res.case
     found = []
+    if res.signal is not None and re.match(r"Timeout \(\d", res.stderr):
+        # faulthandler's dump just before the cap can itself crash a process that is
+        # inside a kernel: the call was about to be killed by the cap anyway
+        res.killed_by_cap = True
     if res.killed_by_cap:
         found.append(f"killed by the wall-clock cap ({case.cap:.0f} s"
                      + (", no time limit given)" if case.limit is None
