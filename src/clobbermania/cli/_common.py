@@ -28,9 +28,25 @@ def load_position(board: str, graph: str | None = None) -> Position:
     return Position.from_string(board, parse_graph_spec(graph))
 
 
-def emit_json(obj: dict) -> None:
-    """Exactly one JSON object on stdout."""
+def emit_json(obj: dict, seconds: float | None = None) -> None:
+    """Exactly one JSON object on stdout; ``seconds``, when given, goes in as "seconds"."""
+    if seconds is not None:
+        obj = {**obj, "seconds": round(seconds, 6)}
     click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def emit_unknown(as_json: bool, fields: dict, reason: Exception, seconds: float,
+                 title: str | None = None) -> None:
+    """The answer of a search its time limit stopped: with --json, ``fields`` (the value
+    fields null) with "exact": false, the reason and the seconds; else the title (when
+    given), "value: unknown (reason)" and the seconds."""
+    if as_json:
+        emit_json({**fields, "exact": False, "reason": str(reason)}, seconds)
+        return
+    if title:
+        click.echo(title)
+    click.echo(f"value: unknown ({reason})")
+    click.echo(f"seconds: {seconds:.3f}")
 
 
 def check_time_limit(value: float | None) -> float | None:

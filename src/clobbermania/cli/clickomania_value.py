@@ -10,7 +10,7 @@ import click
 from ..clickomania.rules import COLOR_CHARS, load_board
 from ..clickomania.twoplayer import TwoPlayerTimeout, value_result
 from ..errors import NotationError
-from ._common import check_time_limit, emit_json, progress_reporter
+from ._common import check_time_limit, emit_json, emit_unknown, progress_reporter
 
 
 def _positions(label: str, info: dict) -> str:
@@ -74,21 +74,13 @@ def value_cmd(board, variant, left_colors, time_limit, as_json) -> None:
             r = value_result(b, variant, left_colors=left, time_limit=time_limit,
                              progress=progress)
     except TwoPlayerTimeout as exc:
-        seconds = time.perf_counter() - t0
-        if as_json:
-            emit_json({"variant": variant, "board": b.text(), "value": None,
-                       "outcome": None, "exact": False, "reason": str(exc),
-                       "seconds": round(seconds, 6)})
-        else:
-            click.echo(f"{variant} Clickomania on {b.text()}")
-            click.echo(f"value: unknown ({exc})")
-            click.echo(f"seconds: {seconds:.3f}")
+        emit_unknown(as_json, {"variant": variant, "board": b.text(), "value": None,
+                               "outcome": None}, exc, time.perf_counter() - t0,
+                     f"{variant} Clickomania on {b.text()}")
         return
     seconds = time.perf_counter() - t0
     if as_json:
-        out = r.to_dict()
-        out["seconds"] = round(seconds, 6)
-        emit_json(out)
+        emit_json(r.to_dict(), seconds)
         return
     from ..render.clickomania import clickomania_text
     click.echo(f"{variant} Clickomania")

@@ -8,7 +8,7 @@ import click
 
 from ..clobber.values import ValueTimeout, value_result
 from ..render import text_drawing
-from ._common import check_time_limit, emit_json, load_position
+from ._common import check_time_limit, emit_json, emit_unknown, load_position
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
@@ -46,22 +46,12 @@ def value_cmd(board, graph, time_limit, as_json) -> None:
     try:
         r = value_result(position, time_limit=time_limit)
     except ValueTimeout as exc:
-        seconds = time.perf_counter() - t0
-        if as_json:
-            emit_json({"value": None, "outcome": None, "atomic_weight": None, "exact": False,
-                       "reason": str(exc), "board": position.text(),
-                       "seconds": round(seconds, 6)})
-        else:
-            click.echo(f"value: unknown ({exc})")
-            click.echo(f"seconds: {seconds:.3f}")
+        emit_unknown(as_json, {"value": None, "outcome": None, "atomic_weight": None,
+                               "board": position.text()}, exc, time.perf_counter() - t0)
         return
     seconds = time.perf_counter() - t0
     if as_json:
-        out = r.to_dict()
-        out["exact"] = True
-        out["board"] = position.text()
-        out["seconds"] = round(seconds, 6)
-        emit_json(out)
+        emit_json({**r.to_dict(), "exact": True, "board": position.text()}, seconds)
         return
     click.echo(f"Clobber on {position.board.describe()}")
     click.echo(text_drawing(position))

@@ -63,9 +63,7 @@ def family_cmd(pattern, n, time_limit, as_json) -> None:
         result = family(pattern, n, progress, time_limit)
     seconds = time.perf_counter() - t0
     if as_json:
-        obj = result.to_dict()
-        obj["seconds"] = round(seconds, 4)
-        emit_json(obj)
+        emit_json(result.to_dict(), seconds)
         return
     period = ("none found (needs 3 periods and a periodic stretch at least as long as the "
               "pre-period)" if result.period is None else
