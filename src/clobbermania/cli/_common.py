@@ -49,6 +49,16 @@ def emit_unknown(as_json: bool, fields: dict, reason: Exception, seconds: float,
     click.echo(f"seconds: {seconds:.3f}")
 
 
+def write_clicks_svg(svg_file: str | None, board, moves) -> None:
+    """Write the clicks ``moves`` on the Clickomania ``board`` as a strip of boards to
+    ``svg_file``, when one is given."""
+    if svg_file:
+        from ..render.clickomania import clickomania_sequence_svg
+
+        with open(svg_file, "w", encoding="utf-8") as fh:
+            fh.write(clickomania_sequence_svg(board, list(moves)))
+
+
 def check_time_limit(value: float | None) -> float | None:
     """The time limit, refused unless a finite positive number (no limit: omit it)."""
     if value is not None and not 0 < value < float("inf"):

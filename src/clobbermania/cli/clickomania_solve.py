@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..clickomania.rules import load_board
-from ._common import check_time_limit, emit_json, progress_reporter
+from ._common import check_time_limit, emit_json, progress_reporter, write_clicks_svg
 
 
 def _removed(label: str, info: dict) -> str:
@@ -42,11 +42,7 @@ def solve_cmd(board_or_file, maximize, time_limit, as_json, svg_file) -> None:
     with progress_reporter("solving", _removed) as progress:
         result = solve_clickomania(board, maximize=maximize, time_limit=time_limit,
                                    progress=progress)
-    if svg_file:
-        from ..render.clickomania import clickomania_sequence_svg
-
-        with open(svg_file, "w", encoding="utf-8") as fh:
-            fh.write(clickomania_sequence_svg(board, list(result.moves)))
+    write_clicks_svg(svg_file, board, result.moves)
     if as_json:
         emit_json(result.to_dict())
         return

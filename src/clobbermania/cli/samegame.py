@@ -4,36 +4,20 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from ..errors import NotationError
-from ._common import check_time_limit, emit_json
+from ._common import check_time_limit, emit_json, progress_reporter, write_clicks_svg
 
 CLOCK_CHOICE = click.Choice(["wall", "cpu"], case_sensitive=False)
 
 
-@contextmanager
-def _status(label: str) -> Iterator[Callable[[dict], None] | None]:
-    """The search's progress on stderr (a rich status line), only when it is a terminal."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-
-    last = [0.0]
-    with Console(stderr=True).status(label) as status:
-        def update(info: dict) -> None:
-            now = time.perf_counter()
-            if now - last[0] > 0.2:
-                last[0] = now
-                status.update(f"{label}: best {info['score']}, beam width {info['width']}, "
-                              f"level {info['level']}, {info['playouts']:,} playouts, "
-                              f"{info['seconds']:.1f} s")
-        yield update
+def _beam_progress(label: str, info: dict) -> str:
+    """The beam search's progress line."""
+    return (f"{label}: best {info['score']}, beam width {info['width']}, level "
+            f"{info['level']}, {info['playouts']:,} playouts, {info['seconds']:.1f} s")
 
 
 def _check_playouts(value: int | None) -> None:
@@ -137,16 +121,12 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
                                 workers=workers, restarts=restarts, threads=threads,
                                 left_penalty=penalties)[0]
     else:
-        with _status("searching") as progress:
+        with progress_reporter("searching", _beam_progress) as progress:
             result = play_samegame(board, time_limit=time_limit, seed=seed,
                                    progress=progress, max_playouts=max_playouts,
                                    clock=clock.lower(), restarts=restarts,
                                    threads=threads, left_penalty=penalties[0])
-    if svg_file:
-        from ..render.clickomania import clickomania_sequence_svg
-
-        with open(svg_file, "w", encoding="utf-8") as fh:
-            fh.write(clickomania_sequence_svg(board, list(result.moves)))
+    write_clicks_svg(svg_file, board, result.moves)
     if as_json:
         emit_json(result.to_dict())
         return
