@@ -18,7 +18,7 @@ from clobbermania.clickomania.hardness import (
 )
 from clobbermania.clickomania.rules import replay
 from clobbermania.clickomania.solver import solve_clickomania
-from clobbermania.errors import NotationError
+from clobbermania.errors import NotationError, UnsupportedError
 
 
 def brute_has_3partition(a: list[int], t: int) -> bool:
@@ -110,6 +110,26 @@ def test_every_m2_instance_up_to_t14_agrees_with_the_exact_solver():
     for a, t in strong_instances(2, 14):
         r = solve_clickomania(from_3partition(a).board, node_limit=10_000_000)
         assert r.exact and r.solvable == brute_has_3partition(a, t), a
+
+
+def test_the_smallest_t_and_single_block_items():
+    # t = 3 forces every a_i = 1 (1 in (3/4, 3/2)); at K = 1 an item would be one block,
+    # which no click can remove: 1,1,1 is built at K = 2, and its witness clears it
+    c = from_3partition([1, 1, 1])
+    assert c.parameters["scale"] == 2 and c.parameters["proven"]
+    assert min(c.parameters["item_blocks"]) == 2
+    r = reduce_3partition("1,1,1")
+    assert r.certificate == [[1, 1, 1]] and r.verified
+    assert solve_clickomania(c.board, node_limit=1_000_000).solvable is True
+    for m in (1, 2):  # every instance with t <= 5 (1,1,1; 2,2,2 and 2x it; ...)
+        for t in range(3, 6):
+            vals = [v for v in range(1, t) if 4 * v > t and 2 * v < t]
+            for combo in itertools.combinations_with_replacement(vals, 3 * m):
+                if sum(combo) == m * t:
+                    r = reduce_3partition(list(combo))
+                    assert r.verified == brute_has_3partition(list(combo), t), combo
+    with pytest.raises(UnsupportedError, match="single block"):
+        from_3partition([1, 1, 1, 1, 1, 1], scale=1)
 
 
 def test_parameters_and_layout():

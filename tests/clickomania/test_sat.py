@@ -98,6 +98,17 @@ def test_dimacs_file(tmp_path):
         load_formula(str(tmp_path / "missing.cnf"))
 
 
+def test_formula_starting_with_tilde_is_not_a_home_folder(tmp_path, monkeypatch):
+    # '~~a' once went to Path.expanduser ('~user' of an unknown user: RuntimeError)
+    assert load_formula("~~a").clauses == ((1,),)
+    assert load_formula("~a|b").clauses == ((-1, 2),)
+    with pytest.raises(NotationError, match="no formula file"):
+        load_formula("~nosuchuser/f.cnf")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "f.cnf").write_text("p cnf 1 1\n-1 0\n")
+    assert load_formula("~/f.cnf").clauses == ((-1,),)
+
+
 @pytest.mark.parametrize("bad, words", [
     ("", "empty"),
     ("1,2;;3", "clause 2 is empty"),

@@ -20,8 +20,9 @@ the numbers may be written in unary: the puzzle has O(m^2 t) blocks.
 The puzzle (:func:`from_3partition`)
 ------------------------------------
 Colours: ``0`` items, ``1`` and ``2`` inert blocks, ``3`` keys and gates, ``4`` the
-right column's base and fillers. Let n = 3m, K = max(1, 2m - 1) (the scale) and
-b = K(m - 1)t + n - 1. Columns are listed bottom to top.
+right column's base and fillers. Let n = 3m, K = 2m - 1 (the scale; for m = 1, K = 1,
+or 2 for the instance 1,1,1, whose items would otherwise be single blocks, which can
+never be clicked) and b = K(m - 1)t + n - 1. Columns are listed bottom to top.
 
 * Left column L: the *items* I_1..I_n, I_i = a run of K*a_i blocks ``0``, in input order,
   separated by n - 1 single *separators*; then the *keys* k_1..k_m (single ``3``), with a
@@ -91,7 +92,9 @@ of k_(j-1) and k_j (one at a time, by (3)) sum to t, so there are three of them 
 strong bounds), and these m triples are a 3-partition.
 
 Remarks. The puzzle has exactly five colours and two columns. The scale K = 2m - 1 is
-what the proof needs (for m = 1 no scaling); ``from_3partition(..., scale=1)`` builds the
+what the proof needs (for m = 1 any K works); every item needs K a_i >= 2 blocks to be
+clickable at all, which only the instance 1,1,1 at K = 1 would break (a_i = 1 forces
+t = 3); ``from_3partition(..., scale=1)`` builds the
 unscaled puzzle, about 2m times shorter, which the exact solver finds correct on every
 instance with m = 2 and t <= 20 (benchmarks/clickomania_hardness.py), an observation,
 not a theorem.
@@ -303,11 +306,29 @@ def puzzle_rows_3partition(numbers: str | Iterable[int], scale: int | None = Non
     170
     """
     a, m, t = check_3partition(numbers)
-    k = max(1, 2 * m - 1) if scale is None else scale
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise NotationError(f"the scale must be a positive integer, not {scale!r}")
+    k = _check_scale(a, m, scale)
     n = 3 * m
     return k * sum(a) + 2 * (n - 1) + m + 2 * (m - 1) * (k * t + 1)
+
+
+def _proven_scale(a: Sequence[int], m: int) -> int:
+    """The smallest scale K the theorem covers: 2m - 1 (the proof's counting), and at
+    least 2 when some a_i = 1 (an item of K a_i = 1 block could never be clicked)."""
+    return max(2 * m - 1, 2 if min(a) == 1 else 1)
+
+
+def _check_scale(a: Sequence[int], m: int, scale: int | None) -> int:
+    """The scale to build with: ``scale``, or the proven one when None; refused when it is
+    not a positive integer or makes an item a single block."""
+    if scale is None:
+        return _proven_scale(a, m)
+    if isinstance(scale, bool) or not isinstance(scale, int) or scale < 1:
+        raise NotationError(f"the scale must be a positive integer, not {scale!r}")
+    if scale * min(a) < 2:
+        raise UnsupportedError(f"scale {scale} makes the item of the number {min(a)} a "
+                               "single block, which can never be clicked; the scale must "
+                               "be at least 2 here")
+    return scale
 
 
 def _check_rows(rows: int, what: str) -> None:
@@ -320,8 +341,9 @@ def _check_rows(rows: int, what: str) -> None:
 def from_3partition(numbers: str | Iterable[int], scale: int | None = None) -> Construction:
     """The two-column, five-colour puzzle of a 3-partition instance (module docstring).
 
-    ``scale`` is K; the default 2m - 1 (1 when m = 1) is what the theorem's proof needs,
-    and ``parameters["proven"]`` says whether the chosen K is covered by it. A smaller K
+    ``scale`` is K; the default 2m - 1 (for m = 1: 1, or 2 for 1,1,1) is what the
+    theorem's proof needs, and ``parameters["proven"]`` says whether the chosen K is
+    covered by it. A scale that makes an item a single block (K a_i = 1) is refused. A smaller K
     gives a smaller puzzle whose intended witness still clears it (experiments only).
 
     >>> c = from_3partition([4, 4, 5, 4, 4, 5])
@@ -332,8 +354,8 @@ def from_3partition(numbers: str | Iterable[int], scale: int | None = None) -> C
     """
     a, m, t = check_3partition(numbers)
     n = 3 * m
-    needed = max(1, 2 * m - 1)
-    k = needed if scale is None else scale
+    needed = _proven_scale(a, m)
+    k = _check_scale(a, m, scale)
     _check_rows(puzzle_rows_3partition(a, k), "3-partition instance")
     left: list[int] = []
     word: list[int] = []

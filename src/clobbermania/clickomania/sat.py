@@ -221,24 +221,39 @@ def check_clause_lengths(formula: Formula, max_clause_length: int | None) -> For
     return formula
 
 
+def _existing_file(text: str) -> Path | None:
+    """The file ``text`` names (``~`` expanded), or None if it names none or cannot be a
+    name: ``~x`` for an unknown user x, a name too long for the system, a NUL byte."""
+    try:
+        p = Path(text).expanduser()
+        return p if p.is_file() else None
+    except (RuntimeError, OSError, ValueError):
+        return None
+
+
 def load_formula(text_or_path: str, max_clause_length: int | None = 3) -> Formula:
     """:func:`parse_formula` of the text, or of the file if ``text_or_path`` names one
-    (a DIMACS CNF file, or a file holding either syntax)."""
-    p = Path(text_or_path)
-    looks_like_path = (text_or_path.endswith((".cnf", ".dimacs", ".txt"))
-                       or text_or_path.startswith(("/", "~", "./")))
-    if looks_like_path:
-        p = p.expanduser()
-        try:
-            size = p.stat().st_size if p.is_file() else None
-        except OSError:  # a name too long for the system
-            size = None
-        if size is None:
+    (a DIMACS CNF file, or a file holding either syntax).
+
+    The text is read as a file name when it ends in ``.cnf``, ``.dimacs`` or ``.txt`` or
+    starts with ``/``, ``./`` or ``~``; a text starting with ``~`` that names no file is a
+    formula whose first literal is negated (``~a|b``), never a ``~user`` folder.
+
+    >>> load_formula("~~a&(b|~a)").clauses
+    ((1,), (2, -1))
+    """
+    if (text_or_path.endswith((".cnf", ".dimacs", ".txt"))
+            or text_or_path.startswith(("/", "~", "./"))):
+        p = _existing_file(text_or_path)
+        if p is not None:
+            size = p.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise UnsupportedError(f"the formula file {text_or_path[:80]!r} has "
+                                       f"{size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+            return parse_formula(p.read_text(encoding="utf-8"), max_clause_length)
+        if (not text_or_path.startswith("~") or text_or_path.startswith("~/")
+                or text_or_path.endswith((".cnf", ".dimacs", ".txt"))):
             raise NotationError(f"no formula file {text_or_path[:80]!r}")
-        if size > MAX_FILE_BYTES:
-            raise UnsupportedError(f"the formula file {text_or_path!r} has {size:,} bytes; "
-                                   f"the limit is {MAX_FILE_BYTES:,}")
-        return parse_formula(p.read_text(encoding="utf-8"), max_clause_length)
     return parse_formula(text_or_path, max_clause_length)
 
 
