@@ -207,9 +207,16 @@ class _Ctx:
     # the time-limit option: (argv part); sets self.limit
     def time_limit(self, default: float | None = None, mult: float = 1.0,
                    omit: float = 0.1, big: bool = False) -> list[str]:
-        """``--time-limit S`` (small), sometimes a bad value, sometimes none (then the
-        verb's default, if any, is the limit)."""
+        """``--time-limit S`` (small), sometimes a bad value, sometimes none when the verb
+        has a finite ``default`` (then that is the limit).
+
+        Policy (docs/limits.md): a verb with a --time-limit called without one runs as
+        long as the user let it, so without a finite default a limit is always given
+        (``omit`` is ignored); the verbs without a --time-limit must still answer within
+        the harness cap or refuse."""
         rng = self.rng
+        if default is None:
+            omit = 0.0
         r = rng.random()
         if r < omit:
             if default is not None:
@@ -480,6 +487,7 @@ def g_grundy_family(ctx: _Ctx) -> list[str]:
     args = ["grundy", "family", pattern]
     if rng.random() < 0.95:
         args += ["--to", to]
+    args += ctx.time_limit()
     return args + ctx.maybe(0.5, "--json")
 
 

@@ -237,3 +237,56 @@ def test_samegame_penalty_capped(capsys):
 def test_family_root_capped(capsys):
     refused(capsys, "grundy", "family", "xxxoxooxxxoooo", "--to", "3",
             words=("14 stones", "12"))
+
+
+def test_family_length_capped_and_default_time_limit(capsys):
+    refused(capsys, "grundy", "family", "ox", "--to", "9" * 300,
+            words=("16,777,215 stones", "8,388,607 repetitions", "300 digits"))
+    refused(capsys, "grundy", "family", "xoxxo", "--to", "3355444",
+            words=("3,355,443 repetitions",))
+    # without --time-limit a long family stops at the stated default (docs/limits.md)
+    from clobbermania.cli.grundy_family import DEFAULT_TIME_LIMIT, family_cmd
+
+    option = next(p for p in family_cmd.params if p.name == "time_limit")
+    assert option.default == DEFAULT_TIME_LIMIT == 60.0
+
+
+# -- the contract of exit 2: one line, one sentence (the fuzz's findings) ----------------
+
+def test_missing_choice_option_is_one_line(capsys):
+    # click's own message for a missing Choice option spans three lines
+    refused(capsys, "clobber", "perft", "o.", "--depth", "4",
+            words=("--first", "black, white"))
+    refused(capsys, "clobber", "solve", "xo", "--time-limit", "1", words=("--first",))
+
+
+def test_playout_and_node_limits_capped(capsys):
+    # 300 nines once overflowed the float comparison of the playout budget
+    refused(capsys, "samegame", "play", "/".join("0" * 20), "--max-playouts", "9" * 300,
+            words=("10^15",))
+    code, out, err = run_cli(capsys, "samegame", "play", "0/0", "--max-playouts",
+                             str(10 ** 15), "--json")
+    assert code == 0 and json.loads(out)["score"] > 0, err
+    refused(capsys, "solitaire", "solve", "xoxo", "--node-limit", "-1",
+            words=("--node-limit",))
+
+
+def test_mcgs_case_past_a_cap_is_counted_and_the_run_goes_on(capsys, tmp_path):
+    f = tmp_path / "big.test"
+    f.write_text("[clobber_1xn]\nXOXO {B win}\n" + "XO" * 300 + " {B win}\n"
+                 "XOXOXO {B loss}\n")
+    code, out, err = run_cli(capsys, "mcgs", "run", str(f), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert (d["passed"], d["failed"], d["timeouts"], d["refused"]) == (2, 0, 0, 1)
+    refused_case = next(c for c in d["cases"] if c["status"] == "refused")
+    assert refused_case["line"] == 3 and "512 stones" in refused_case["reason"]
+    code, out, _ = run_cli(capsys, "mcgs", "run", str(f))
+    assert code == 0 and "REFUSED big.test:3" in out and "1 refused" in out
+
+
+def test_mcgs_syntax_error_quotes_one_bounded_line(capsys, tmp_path):
+    f = tmp_path / "a.test"
+    f.write_text("{version 1.7c\n[clobber_1xn]\nXOXO {B win}\n" + "XO" * 100 + " {B win}\n")
+    line = refused(capsys, "mcgs", "run", str(f), words=("a.test:1", "{version X.Y}"))
+    assert len(line) < 160, line

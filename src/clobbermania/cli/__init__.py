@@ -47,6 +47,14 @@ cli.add_command(clickomania)
 cli.add_command(samegame)
 
 
+def _fail(message: str, status: int = 2) -> None:
+    """Print ``error: <message>`` as exactly one line (whitespace, newlines included, is
+    collapsed: click's message for a missing Choice option spans three lines, and an error
+    may quote user text) and exit with ``status``."""
+    click.echo("error: " + " ".join(message.split()), err=True)
+    sys.exit(status)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command under the memory bound, turning every bad input (and
     every input that needs more memory than the bound) into one sentence and exit 2."""
@@ -55,30 +63,24 @@ def main(argv: list[str] | None = None) -> None:
         rv = cli.main(args=argv, prog_name="clobbermania", standalone_mode=False)
     except MemoryError as exc:
         detail = str(exc) if isinstance(exc, ClobbermaniaError) else memory_bound_sentence()
-        click.echo(f"error: {detail}", err=True)
-        sys.exit(2)
+        _fail(detail)
     except ClobbermaniaError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        _fail(str(exc))
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
         sys.exit(2)
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        click.echo(f"error: {exc.format_message()}{hint}", err=True)
-        sys.exit(2)
+        _fail(f"{exc.format_message()}{hint}")
     except click.ClickException as exc:
-        click.echo(f"error: {exc.format_message()}", err=True)
-        sys.exit(2)
+        _fail(exc.format_message())
     except click.exceptions.Abort:
-        click.echo("error: interrupted", err=True)
-        sys.exit(130)
+        _fail("interrupted", 130)
     except OSError as exc:
         name = str(exc.filename or "")
         if len(name) > 80:
             name = name[:60] + "..." + name[-10:]
-        click.echo(f"error: {exc.strerror or exc}: {name}".rstrip(": "), err=True)
-        sys.exit(2)
+        _fail(f"{exc.strerror or exc}: {name}".rstrip(": "))
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

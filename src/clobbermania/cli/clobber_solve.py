@@ -146,6 +146,10 @@ def recorded_seconds(text: str) -> float:
     return sum(float(x) for x in _RECORDED.findall(text)) / 1000
 
 
+#: The statuses of an MCGS case (clobber.mcgs.CaseResult).
+STATUSES = ("pass", "fail", "timeout", "refused")
+
+
 @click.command("run")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--time-limit", type=float, metavar="S",
@@ -156,7 +160,9 @@ def mcgs_run_cmd(files, time_limit, as_json) -> None:
 
     Prints each file's counts and our time next to the total time recorded in the file's
     comments (MCGS's, or the tool named there). Exit status 1 when a case fails (a
-    timeout is not a failure).
+    timeout is not a failure, nor is a case refused because a game of it is past a cap
+    of docs/limits.md, such as a row of more than 512 stones: it is counted, with its
+    sentence, and the run goes on).
 
     \b
     Examples:
@@ -185,35 +191,40 @@ def mcgs_run_cmd(files, time_limit, as_json) -> None:
         for c in cases:
             r = run_case(c, time_limit=time_limit)
             mine.append(r)
-            if not as_json and r.status != "pass":
+            if not as_json and r.status == "refused":
+                click.echo(f"REFUSED {c.where()}: {c.board[:60]}: {r.reason}")
+            elif not as_json and r.status != "pass":
                 click.echo(f"{r.status.upper()} {c.where()}: {c.board[:60]} expected "
                            f"{', '.join(e.text() for e in c.expectations)}; found "
                            f"{', '.join(r.found)} ({r.seconds:.2f} s)")
         results.extend(mine)
-        count = {s: sum(1 for r in mine if r.status == s) for s in ("pass", "fail", "timeout")}
+        count = {s: sum(1 for r in mine if r.status == s) for s in STATUSES}
         rec = recorded_seconds(p.read_text(encoding="utf-8"))
         summaries.append({"file": p.name, "passed": count["pass"], "failed": count["fail"],
-                          "timeouts": count["timeout"],
+                          "timeouts": count["timeout"], "refused": count["refused"],
                           "seconds": round(time.perf_counter() - f0, 6),
                           "recorded_seconds": round(rec, 6) if rec else None})
         if not as_json and len(per_file) > 1:
             s = summaries[-1]
             extra = f"; recorded {rec:.2f} s" if rec else ""
+            refused = f", {s['refused']} refused" if s["refused"] else ""
             click.echo(f"{p.name}: {s['passed']} passed, {s['failed']} failed, "
-                       f"{s['timeouts']} timed out; {s['seconds']:.2f} s{extra}")
-    count = {s: sum(1 for r in results if r.status == s) for s in ("pass", "fail", "timeout")}
+                       f"{s['timeouts']} timed out{refused}; {s['seconds']:.2f} s{extra}")
+    count = {s: sum(1 for r in results if r.status == s) for s in STATUSES}
     seconds = time.perf_counter() - t0
     recorded = sum(s["recorded_seconds"] or 0 for s in summaries)
     if as_json:
         emit_json({"passed": count["pass"], "failed": count["fail"],
-                   "timeouts": count["timeout"], "files": summaries,
+                   "timeouts": count["timeout"], "refused": count["refused"],
+                   "files": summaries,
                    "cases": [r.to_dict() for r in results], "seconds": round(seconds, 6),
                    "recorded_seconds": round(recorded, 6)})
     else:
         extra = (f" (the files record {recorded:.2f} s for their timed cases)"
                  if recorded else "")
+        refused = f", {count['refused']} refused (past a cap)" if count["refused"] else ""
         click.echo(f"{len(results)} cases in {len(paths)} files: {count['pass']} passed, "
-                   f"{count['fail']} failed, {count['timeout']} timed out; "
+                   f"{count['fail']} failed, {count['timeout']} timed out{refused}; "
                    f"seconds: {seconds:.2f}{extra}")
     if count["fail"]:
         sys.exit(1)

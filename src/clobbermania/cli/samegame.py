@@ -21,8 +21,11 @@ def _beam_progress(label: str, info: dict) -> str:
 
 
 def _check_playouts(value: int | None) -> None:
-    if value is not None and value < 1:
-        raise NotationError(f"--max-playouts must be at least 1, not {value}")
+    from ..clickomania.samegame import MAX_PLAYOUTS
+
+    if value is not None and not 1 <= value <= MAX_PLAYOUTS:
+        shown = str(value) if len(str(value)) <= 30 else f"{str(value)[:12]}..."
+        raise NotationError(f"--max-playouts must be between 1 and 10^15, not {shown}")
 
 
 def _check_workers(value: int) -> None:
@@ -72,7 +75,8 @@ _PENALTY_HELP = ("The beams rank a line by its score less P points a block it le
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search's random numbers (same seed, same search).")
 @click.option("--max-playouts", type=int, metavar="N",
-              help="Also stop after about N playouts (a machine-independent limit).")
+              help="Also stop after about N playouts (a machine-independent limit; "
+                   "N at most 10^15).")
 @click.option("--clock", type=CLOCK_CHOICE, default="wall", show_default=True,
               help="Count the time limit in wall time or in this process's CPU time.")
 @click.option("--workers", type=int, default=1, show_default=True, metavar="W",

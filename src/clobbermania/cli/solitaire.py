@@ -40,7 +40,8 @@ def solitaire() -> None:
                    "colours in vertex order.")
 @click.option("--time-limit", type=float, metavar="S",
               help="Stop after S seconds and report bounds (exact: false).")
-@click.option("--node-limit", type=int, metavar="N", help="Stop after about N search nodes.")
+@click.option("--node-limit", type=click.IntRange(min=0), metavar="N",
+              help="Stop after about N search nodes (N >= 0).")
 @click.option("--no-theorems", is_flag=True,
               help="Prove theorem values (1-D formula, Theorem 5) by search instead of citing.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

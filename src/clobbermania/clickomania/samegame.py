@@ -114,6 +114,9 @@ MAX_WORKERS = 64
 MAX_RESTARTS = 1_000
 #: The largest penalty a block left (the beams' scores stay within 64-bit integers).
 MAX_LEFT_PENALTY = 1_000_000_000
+#: The largest playout limit: the 64-bit playout counter is compared with a share of it
+#: in floating point, exact up to 2^53 (and 10^15 playouts would take years anyway).
+MAX_PLAYOUTS = 10 ** 15
 #: Searches run at once (``jobs``; one process each) at most: the cores, at least 2.
 MAX_JOBS = max(2, os.cpu_count() or 1)
 #: Nodes of one exact endgame call (about a million a CPU second) per second of the time
@@ -230,8 +233,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     if time_limit is not None and not 0 < time_limit < float("inf"):
         raise NotationError(f"the time limit must be a positive number of seconds, "
                             f"not {time_limit}")
-    if max_playouts is not None and max_playouts < 1:
-        raise NotationError(f"the playout limit must be at least 1, not {max_playouts}")
+    if max_playouts is not None and not 1 <= max_playouts <= MAX_PLAYOUTS:
+        shown = str(max_playouts) if len(str(max_playouts)) <= 30 else "a larger number"
+        raise NotationError(f"the playout limit must be between 1 and 10^15, not {shown}")
     if first_width < 1 or max_width < first_width:
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
     if not 1 <= restarts <= MAX_RESTARTS:

@@ -63,6 +63,11 @@ _CHAR = {BLACK: "x", WHITE: "o"}
 #: The longest primitive root of a family pattern (a 12-stone root has 576 shape types,
 #: found in about 0.4 s of CPU; 40 stones took 39 s).
 MAX_ROOT = 12
+#: The longest row P^n of a family: the kernel indexes the table by length in 24 bits.
+#: Time, not memory (the table is 8p bytes a stone: 1.6 GB at p = 12), is what bounds a
+#: long family: filling it takes about 1.5e-9 p L^2 seconds for L stones (``ox`` to
+#: n = 20,000: 3 s; ``xoxxo`` to 8,000: 11.5 s), hence the time limit of the CLI.
+MAX_STONES = (1 << 24) - 1
 
 
 def parse_pattern(pattern: str) -> str:
@@ -278,9 +283,9 @@ class _Table:
 
         if max_length < self.filled:
             return
-        if max_length >= 1 << 24:
+        if max_length > MAX_STONES:
             raise UnsupportedError(f"rows of {max_length:,} stones are beyond the family "
-                                   "tables (at most 16,777,215 stones)")
+                                   f"tables (at most {MAX_STONES:,} stones)")
         if 2 * self.G.shape[0] * (max_length + 1) > 1 << 32:
             raise UnsupportedError(f"the shape table for {max_length:,} stones of a "
                                    f"{self.p}-stone pattern would need more than 4 GB")
@@ -331,6 +336,12 @@ def family_values(pattern: str, n: int,
                                "4p^2 shapes take time about p^4 to find)")
     if n < 1:
         raise UnsupportedError(f"a family needs at least one repetition, not n = {n}")
+    if n > MAX_STONES // (k * len(root)):
+        shown = f"{n:,}" if n < 10 ** 15 else f"{str(n)[:6]}... ({len(str(n))} digits)"
+        raise UnsupportedError(f"the family tables take rows of at most {MAX_STONES:,} "
+                               f"stones, so at most {MAX_STONES // (k * len(root)):,} "
+                               f"repetitions of the {k * len(root)}-stone pattern, not "
+                               f"n = {shown}")
     if time_limit is not None and not 0 < time_limit < float("inf"):
         raise UnsupportedError(f"the time limit must be a positive number of seconds, not "
                                f"{time_limit}")

@@ -41,7 +41,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import NotationError, UnsupportedError
+from ..errors import ClobbermaniaError, NotationError, UnsupportedError
 from ..stones import Position
 from .impartial import RowValues, nim_sum, solver_for
 
@@ -139,6 +139,16 @@ class TestCase:
         return f"{self.file}:{self.line}"
 
 
+def _quote(text: str, limit: int = 40) -> str:
+    """``text`` for an error message: its repr, of at most ``limit`` characters of it (a
+    token of a malformed file can run over many lines; repr keeps the message one line).
+
+    >>> _quote("version 1.7c\\n[clobber_1xn]\\nXOXO {B win", 16)
+    "'version 1.7c\\\\n[cl'..."
+    """
+    return repr(text[:limit]) + ("..." if len(text) > limit else "")
+
+
 def _tokens(text: str, file: str) -> Iterable[tuple[str, str, int]]:
     """(kind, text, line) for each section, command, game; comments are skipped."""
     i, n, line = 0, len(text), 1
@@ -185,7 +195,7 @@ def _parse_command(body: str, file: str, line: int) -> tuple[Expectation, ...]:
         item = " ".join(raw.split())
         m = _ITEM_RE.fullmatch(item)
         if not m:
-            raise NotationError(f"{file}:{line}: bad command item {item!r} (expected B, W, "
+            raise NotationError(f"{file}:{line}: bad command item {_quote(item)} (expected B, W, "
                                 "'B win', 'W loss', N or 'N 3')")
         if m.group(1):
             out.append(Expectation(m.group(1), outcome=m.group(2)))
@@ -214,7 +224,7 @@ def parse_test_text(text: str, file: str = "<string>") -> list[TestCase]:
                 raise NotationError(f"{file}:{line}: empty section title []")
         elif kind == "game":
             if section is None:
-                raise NotationError(f"{file}:{line}: game {body!r} comes before any "
+                raise NotationError(f"{file}:{line}: game {_quote(body)} comes before any "
                                     "[section] title")
             base = section.removeprefix("impartial ").strip()
             allowed = _BOARD_CHARS.get(base)
@@ -222,12 +232,13 @@ def parse_test_text(text: str, file: str = "<string>") -> list[TestCase]:
                 bad = sorted(set(body) - allowed)
                 if bad or not body:
                     raise NotationError(f"{file}:{line}: bad character {bad[0] if bad else ''!r}"
-                                        f" in [{section}] board {body!r}")
+                                        f" in [{_quote(section)}] board {_quote(body)}")
                 if base == "clobber":
                     widths = {len(r) for r in body.split("|")}
                     if len(widths) != 1 or 0 in widths:
-                        raise NotationError(f"{file}:{line}: [{section}] board {body!r} is not "
-                                            "a rectangle of non-empty rows")
+                        raise NotationError(f"{file}:{line}: [{_quote(section)}] board "
+                                            f"{_quote(body)} is not a rectangle of "
+                                            "non-empty rows")
             pending.append(Game(section, body.replace("|", "/")))
             if first_line is None:
                 first_line = line
@@ -236,7 +247,7 @@ def parse_test_text(text: str, file: str = "<string>") -> list[TestCase]:
             if words and words[0] == "version":
                 if len(words) != 2:
                     raise NotationError(f"{file}:{line}: expected {{version X.Y}}, "
-                                        f"not {{{body}}}")
+                                        f"not {_quote('{' + body + '}')}")
                 version = words[1]
                 continue
             exps = _parse_command(body, file, line)
@@ -295,20 +306,23 @@ def run_impartial_case(case: TestCase, db: RowValues | None = None,
 
 @dataclass(frozen=True)
 class CaseResult:
-    """The outcome of running one case: ``status`` is ``pass``, ``fail`` or ``timeout``;
+    """The outcome of running one case: ``status`` is ``pass``, ``fail``, ``timeout`` or
+    ``refused`` (a game of the case is past a cap of docs/limits.md, for example a row of
+    more than 512 stones for the row-sum search; ``reason`` is the cap's sentence);
     ``found`` the results in the command's order (``B win``, ``W loss``, ``N 3`` ...;
-    ``?`` where the time ran out)."""
+    ``?`` where the time ran out or the case was refused)."""
 
     case: TestCase
     status: str
     found: tuple[str, ...]
     seconds: float
+    reason: str | None = None
 
     def to_dict(self) -> dict:
         return {"file": self.case.file, "line": self.case.line, "board": self.case.board,
                 "expected": [e.text() for e in self.case.expectations],
                 "found": list(self.found), "status": self.status,
-                "seconds": round(self.seconds, 6)}
+                "reason": self.reason, "seconds": round(self.seconds, 6)}
 
 
 def run_case(case: TestCase, time_limit: float | None = None) -> CaseResult:
@@ -318,18 +332,35 @@ def run_case(case: TestCase, time_limit: float | None = None) -> CaseResult:
     ``[clobber]``) are solved by :func:`clobbermania.clobber.search.solve_sum` for each
     player named (``B`` / ``W``), the sum of the case's boards with that player to move;
     a ``B`` or ``W`` without an expected outcome passes once solved. ``time_limit`` is per
-    case (None: no limit).
+    case (None: no limit). A case whose games are past a cap (the solvers refuse them
+    with a ClobbermaniaError) is ``refused``, not an error, so that a run goes on; a case
+    that is malformed (``N`` of a partizan sum, impartial and partizan games mixed)
+    raises UnsupportedError.
 
     >>> case = parse_test_text("[clobber_1xn] XOXOXO {B loss, W loss}")[0]
     >>> r = run_case(case)
     >>> r.status, r.found
     ('pass', ('B loss', 'W loss'))
     """
+    t0 = time.perf_counter()
+    if not case.impartial:
+        if any(g.impartial for g in case.games):
+            raise UnsupportedError(f"{case.where()}: a sum mixing impartial and partizan "
+                                   "games is not supported")
+        if any(e.player == "N" for e in case.expectations):
+            raise UnsupportedError(f"{case.where()}: a partizan sum has no nim value (N)")
+    try:
+        return _run_case(case, time_limit, t0)
+    except ClobbermaniaError as exc:
+        return CaseResult(case, "refused", ("?",) * len(case.expectations),
+                          time.perf_counter() - t0, str(exc))
+
+
+def _run_case(case: TestCase, time_limit: float | None, t0: float) -> CaseResult:
     from ..stones import BLACK, WHITE
     from .impartial import GrundyTimeout
     from .search import solve_sum
 
-    t0 = time.perf_counter()
     if case.impartial:
         try:
             ok, nim, _ = run_impartial_case(case, time_limit=time_limit)
@@ -339,11 +370,6 @@ def run_case(case: TestCase, time_limit: float | None = None) -> CaseResult:
         found = tuple(f"N {nim}" if e.player == "N" else
                       f"{e.player} {'win' if nim else 'loss'}" for e in case.expectations)
         return CaseResult(case, "pass" if ok else "fail", found, time.perf_counter() - t0)
-    if any(g.impartial for g in case.games):
-        raise UnsupportedError(f"{case.where()}: a sum mixing impartial and partizan games "
-                               "is not supported")
-    if any(e.player == "N" for e in case.expectations):
-        raise UnsupportedError(f"{case.where()}: a partizan sum has no nim value (N)")
     positions = [g.position() for g in case.games]
     found = []
     status = "pass"
