@@ -11,6 +11,7 @@ import pytest
 from cli_runner import run_cli
 
 from clobbermania.clobber import _impartial_kernels as K
+from clobbermania.clobber import rowdb
 from clobbermania.clobber.impartial import (
     GrundyMemoryLimit,
     GrundySolver,
@@ -235,8 +236,7 @@ def test_database_hook_is_used_for_rows_and_paths():
     assert bent_db.calls[0] == row_key("xoxoo")
 
 
-def test_real_row_database_when_present(tmp_path):
-    rowdb = pytest.importorskip("clobbermania.clobber.rowdb")
+def test_real_row_database(tmp_path):
     rowdb.build_database(tmp_path, max_stones=10, jobs=1)
     db = rowdb.RowDatabase.open(tmp_path)
     solver = GrundySolver()
@@ -350,7 +350,6 @@ def test_cli_value_json_and_text(capsys):
 
 
 def test_cli_value_with_database_and_errors(capsys, tmp_path):
-    rowdb = pytest.importorskip("clobbermania.clobber.rowdb")
     rowdb.build_database(tmp_path, max_stones=8, jobs=1)
     code, out, _ = run_cli(capsys, "grundy", "value", "xoxo.xxo", "--db", str(tmp_path),
                            "--json")
