@@ -290,3 +290,30 @@ def test_mcgs_syntax_error_quotes_one_bounded_line(capsys, tmp_path):
     f.write_text("{version 1.7c\n[clobber_1xn]\nXOXO {B win}\n" + "XO" * 100 + " {B win}\n")
     line = refused(capsys, "mcgs", "run", str(f), words=("a.test:1", "{version X.Y}"))
     assert len(line) < 160, line
+
+
+def test_svg_of_a_long_witness_is_drawn_as_snapshots(capsys, tmp_path):
+    """A 1x2048 row's witness has 1,536 moves: the picture draws only as many boards as
+    render.svg.MAX_DRAWN_SQUARES allows (the first and last move among them)."""
+    from clobbermania.render.svg import MAX_DRAWN_SQUARES
+
+    svg = tmp_path / "row.svg"
+    code, out, _ = run_cli(capsys, "solitaire", "solve", "xo" * 1024, "--time-limit", "5",
+                           "--svg", str(svg), "--json")
+    assert code == 0 and json.loads(out)["stones_left"] == 512    # ceil(n/4), Theorem 1
+    text = svg.read_text()
+    boards = text.count('<g class="board"')
+    assert 2 < boards <= MAX_DRAWN_SQUARES // 2048
+    assert ">start<" in text and ">1536. " in text and ">1. " in text
+
+
+def test_refused_picture_leaves_the_file_and_refuses_before_the_search(capsys, tmp_path):
+    svg = tmp_path / "keep.svg"
+    svg.write_text("precious")
+    start = time.process_time()
+    code, _, err = run_cli(capsys, "clickomania", "hardness", "3partition",
+                           ",".join(["33", "33", "62"] * 5), "--solve", "--time-limit", "30",
+                           "--svg", str(svg))
+    assert code == 2 and err.startswith("error: ") and "too large to draw" in err
+    assert time.process_time() - start < 20          # refused before the 30 s search
+    assert svg.read_text() == "precious"

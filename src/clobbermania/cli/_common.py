@@ -49,14 +49,30 @@ def emit_unknown(as_json: bool, fields: dict, reason: Exception, seconds: float,
     click.echo(f"seconds: {seconds:.3f}")
 
 
+def write_svg(svg_file: str | None, draw: Callable[[], str]) -> None:
+    """Write the picture ``draw()`` to ``svg_file``, when one is given. The picture is
+    drawn before the file is opened, so a drawing refused (too large) leaves an existing
+    file as it was."""
+    if svg_file:
+        text = draw()
+        with open(svg_file, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+
+def check_clicks_drawable(svg_file: str | None, board) -> None:
+    """Refuse at once, before a search, a ``--svg`` of a board too large to draw."""
+    if svg_file:
+        from ..render.clickomania import check_drawable
+
+        check_drawable(board)
+
+
 def write_clicks_svg(svg_file: str | None, board, moves) -> None:
     """Write the clicks ``moves`` on the Clickomania ``board`` as a strip of boards to
     ``svg_file``, when one is given."""
-    if svg_file:
-        from ..render.clickomania import clickomania_sequence_svg
+    from ..render.clickomania import clickomania_sequence_svg
 
-        with open(svg_file, "w", encoding="utf-8") as fh:
-            fh.write(clickomania_sequence_svg(board, list(moves)))
+    write_svg(svg_file, lambda: clickomania_sequence_svg(board, list(moves)))
 
 
 def check_time_limit(value: float | None) -> float | None:
@@ -155,4 +171,5 @@ def play_in_terminal(position: Position, computer_first: bool,
 
 
 __all__ = ["load_position", "emit_json", "check_time_limit", "progress_reporter",
-           "read_line", "play_in_terminal"]
+           "read_line", "play_in_terminal", "write_svg", "write_clicks_svg",
+           "check_clicks_drawable"]

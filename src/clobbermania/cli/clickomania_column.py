@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import check_time_limit, emit_json
+from ._common import check_time_limit, emit_json, write_clicks_svg
 
 #: Moves printed in the human-readable output before "... N more".
 SHOWN_MOVES = 60
@@ -40,11 +40,7 @@ def column_cmd(string, method, time_limit, as_json, svg_file) -> None:
 
     check_time_limit(time_limit)
     result = solve_column(string, method=method.lower(), time_limit=time_limit)
-    if svg_file:
-        from ..render.clickomania import clickomania_sequence_svg
-
-        with open(svg_file, "w", encoding="utf-8") as fh:
-            fh.write(clickomania_sequence_svg(result.puzzle.board, list(result.moves)))
+    write_clicks_svg(svg_file, result.puzzle.board, result.moves)
     if as_json:
         emit_json(result.to_dict())
         return

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ._common import check_time_limit, emit_json
+from ._common import check_clicks_drawable, check_time_limit, emit_json, write_svg
 
 #: Moves printed in the human-readable output before "... N more".
 SHOWN_MOVES = 60
@@ -58,6 +58,7 @@ def hardness_cmd(kind, instance, time_limit, run_solver, as_json, svg_file) -> N
     else:
         result = hs.reduce_3sat(instance, time_limit=time_limit)
     board = result.board
+    check_clicks_drawable(svg_file, board)
     solver = None
     from ..clickomania.solver import MAX_CELLS, solve_clickomania
 
@@ -67,11 +68,12 @@ def hardness_cmd(kind, instance, time_limit, run_solver, as_json, svg_file) -> N
     if svg_file:
         from ..render.clickomania import clickomania_sequence_svg, clickomania_svg
 
-        with open(svg_file, "w", encoding="utf-8") as fh:
+        def draw() -> str:
             if result.moves and len(result.moves) <= STRIP_LIMIT:
-                fh.write(clickomania_sequence_svg(board, result.moves, per_row=10))
-            else:
-                fh.write(clickomania_svg(board, title=f"{kind} puzzle"))
+                return clickomania_sequence_svg(board, result.moves, per_row=10)
+            return clickomania_svg(board, title=f"{kind} puzzle")
+
+        write_svg(svg_file, draw)
     if as_json:
         out = result.to_dict()
         out["solver"] = None if solver is None else {

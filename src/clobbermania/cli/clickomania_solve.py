@@ -7,7 +7,13 @@ import sys
 import click
 
 from ..clickomania.rules import load_board
-from ._common import check_time_limit, emit_json, progress_reporter, write_clicks_svg
+from ._common import (
+    check_clicks_drawable,
+    check_time_limit,
+    emit_json,
+    progress_reporter,
+    write_clicks_svg,
+)
 
 
 def _removed(label: str, info: dict) -> str:
@@ -39,6 +45,7 @@ def solve_cmd(board_or_file, maximize, time_limit, as_json, svg_file) -> None:
 
     board = load_board(board_or_file)
     check_time_limit(time_limit)
+    check_clicks_drawable(svg_file, board)
     with progress_reporter("solving", _removed) as progress:
         result = solve_clickomania(board, maximize=maximize, time_limit=time_limit,
                                    progress=progress)

@@ -9,7 +9,13 @@ from pathlib import Path
 import click
 
 from ..errors import NotationError
-from ._common import check_time_limit, emit_json, progress_reporter, write_clicks_svg
+from ._common import (
+    check_clicks_drawable,
+    check_time_limit,
+    emit_json,
+    progress_reporter,
+    write_clicks_svg,
+)
 
 CLOCK_CHOICE = click.Choice(["wall", "cpu"], case_sensitive=False)
 
@@ -113,6 +119,7 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
 
     board = load_board(board_or_file)
     check_time_limit(time_limit)
+    check_clicks_drawable(svg_file, board)
     _check_playouts(max_playouts)
     _check_workers(workers)
     restarts = _restarts(restarts)

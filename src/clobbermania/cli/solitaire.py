@@ -10,7 +10,7 @@ from ..render import text_drawing
 from ..solitaire import replay, solve
 from ..solitaire.rules import parse_first
 from ..stones import COLOR_NAMES, Move
-from ._common import check_time_limit, emit_json, load_position, progress_reporter
+from ._common import check_time_limit, emit_json, load_position, progress_reporter, write_svg
 
 FIRST_CHOICE = click.Choice(["black", "white", "any"], case_sensitive=False)
 
@@ -61,9 +61,7 @@ def solve_cmd(board, free, first, graph, time_limit, node_limit, no_theorems, as
     with progress_reporter("solving") as progress:
         result = solve(position, free=free, first=first_color, time_limit=time_limit,
                        node_limit=node_limit, use_theorems=not no_theorems, progress=progress)
-    if svg_file:
-        with open(svg_file, "w", encoding="utf-8") as fh:
-            fh.write(result._repr_svg_())
+    write_svg(svg_file, result._repr_svg_)
     if as_json:
         emit_json(result.to_dict())
         return

@@ -20,7 +20,7 @@ from ..solitaire import replay
 from ..solitaire.checkerboard import optimum_stones, reduce_checkerboard
 from ..solitaire.hamming import reduce_hamming
 from ..stones import COLOR_NAMES, Position, color_from_name
-from ._common import emit_json, load_position
+from ._common import emit_json, load_position, write_svg
 
 #: Largest checkerboard written out (moves are kept in memory: about 100 bytes each).
 MAX_SQUARES = 1_000_000
@@ -124,10 +124,8 @@ def reduce_cmd(board: str, first: str, graph: str | None, to: str | None, color:
         header = f"SC2 reduction on {position.board.describe()}"
         extra = {"graph": position.board.describe()}
     seconds = time.perf_counter() - t0
-    if svg_file:
-        with open(svg_file, "w", encoding="utf-8") as fh:
-            fh.write(_snapshot_svg(position, moves, free,
-                                   None if free else color_from_name(first)))
+    write_svg(svg_file, lambda: _snapshot_svg(position, moves, free,
+                                              None if free else color_from_name(first)))
     if as_json:
         out = {"stones_left": result.stones_left, "verified": result.valid,
                "moves_count": len(moves), "seconds": round(seconds, 4), **extra}

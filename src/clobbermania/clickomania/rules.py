@@ -29,7 +29,7 @@ checked against.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -354,14 +354,24 @@ def replay(board: Board, moves: Iterable[Square | str]) -> list[Board]:
     >>> [b.n_blocks for b in replay(Board.from_string("1122"), ["a1", "a1"])]
     [4, 2, 0]
     """
-    boards = [board]
+    return [board, *iter_boards(board, moves)]
+
+
+def iter_boards(board: Board, moves: Iterable[Square | str]) -> Iterator[Board]:
+    """The boards after each click of a sequence, one at a time (a long sequence on a big
+    board need not be held in memory). Raises IllegalMoveError as :func:`replay` does.
+
+    >>> [b.n_blocks for b in iter_boards(Board.from_string("1122"), ["a1", "a1"])]
+    [2, 0]
+    """
+    cur = board
     for i, m in enumerate(moves, start=1):
         try:
-            boards.append(boards[-1].click(m))
+            cur = cur.click(m)
         except (IllegalMoveError, NotationError) as exc:
-            raise IllegalMoveError(f"move {i} ({m if isinstance(m, str) else boards[-1]._name(*m)})"
+            raise IllegalMoveError(f"move {i} ({m if isinstance(m, str) else cur._name(*m)})"
                                    f" is illegal: {exc}") from None
-    return boards
+        yield cur
 
 
 def score_sequence(board: Board, moves: Iterable[Square | str]) -> int:
@@ -508,6 +518,6 @@ def from_grid(grid: np.ndarray, height: int | None = None, width: int | None = N
                               W if width is None else width)
 
 
-__all__ = ["Board", "Group", "Game", "Square", "replay", "score_sequence", "group_score",
-           "to_grid", "from_grid", "read_boards", "load_board", "COLOR_CHARS", "CLEAR_BONUS",
-           "MAX_COLORS", "check_cells"]
+__all__ = ["Board", "Group", "Game", "Square", "replay", "iter_boards", "score_sequence",
+           "group_score", "to_grid", "from_grid", "read_boards", "load_board", "COLOR_CHARS",
+           "CLEAR_BONUS", "MAX_COLORS", "check_cells"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..clickomania.rules import COLOR_CHARS, Board, Square, replay
+from ..clickomania.rules import COLOR_CHARS, Board, Square, iter_boards
 from ..errors import BoardError
-from .svg import TEXT, _document, _num, _text
+from .svg import TEXT, _document, _num, _text, snapshot_moves
 
 #: Fill colours by colour index (cycled past the end).
 PALETTE = (
@@ -31,7 +31,9 @@ _ANSI = (196, 27, 34, 220, 129, 208, 51, 201, 154, 218, 30, 183, 94, 230, 88, 15
          223, 18, 248)
 
 
-def _check_size(board: Board) -> None:
+def check_drawable(board: Board) -> None:
+    """Refuse, with one sentence, a board too large to draw (more than DRAW_LIMIT cells);
+    callers check it before a long search whose picture is asked for."""
     if board.height * board.width > DRAW_LIMIT:
         raise BoardError(f"a {board.height}x{board.width} board is too large to draw "
                          f"(limit {DRAW_LIMIT} cells)")
@@ -56,7 +58,7 @@ def _board_parts(board: Board, size: float, outline: Sequence[Square] = ()) -> l
 
 def clickomania_svg(board: Board, *, size: int = 24, title: str | None = None) -> str:
     """A standalone SVG document of ``board``; cells are ``size`` pixels."""
-    _check_size(board)
+    check_drawable(board)
     top = 0.0
     body = []
     width = board.width * size
@@ -73,25 +75,29 @@ def clickomania_svg(board: Board, *, size: int = 24, title: str | None = None) -
 def clickomania_sequence_svg(board: Board, moves: Sequence[Square | str], *, size: int = 14,
                              per_row: int = 8) -> str:
     """A solution as a strip of boards: the start, then each board with the clicked group
-    outlined before it goes (captions ``1. a3``, ...), and the final board.
+    outlined before it goes (captions ``1. a3``, ...), and the final board. A sequence
+    too long to draw every board of (render.svg.MAX_DRAWN_SQUARES) shows evenly spaced
+    clicks, the first and the last included.
 
     >>> from clobbermania.clickomania.rules import Board
     >>> svg = clickomania_sequence_svg(Board.from_string("1122"), ["a1", "a1"])
     >>> svg.count('<g class="board"'), svg.count('class="clicked"')
     (3, 4)
     """
-    _check_size(board)
+    check_drawable(board)
     if per_row < 1:
         raise ValueError(f"per_row must be at least 1, not {per_row}")
-    boards = replay(board, moves)
+    moves = list(moves)
+    # a long sequence on a big board: evenly spaced clicks only (the last board always)
+    shown = set(snapshot_moves(len(moves), board.height * board.width))
     frames = []
-    for i, b in enumerate(boards):
-        if i < len(moves):
-            g = b.group_at(moves[i])
-            caption = f"{i + 1}. {b.square_name(g.square)}"
-            frames.append((b, g.squares, caption))
-        else:
-            frames.append((b, (), "end: cleared" if b.is_cleared else f"end: {b.n_blocks} left"))
+    b = board
+    for i, nxt in enumerate(iter_boards(board, moves), start=1):
+        if i in shown:
+            g = b.group_at(moves[i - 1])
+            frames.append((b, g.squares, f"{i}. {b.square_name(g.square)}"))
+        b = nxt
+    frames.append((b, (), "end: cleared" if b.is_cleared else f"end: {b.n_blocks} left"))
     font = max(9.0, size * 0.7)
     gap = max(6.0, size * 0.5)
     bw, bh = board.width * size, board.height * size
@@ -132,5 +138,5 @@ def clickomania_text(board: Board, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["clickomania_svg", "clickomania_sequence_svg", "clickomania_text", "PALETTE",
-           "DRAW_LIMIT", "TEXT"]
+__all__ = ["clickomania_svg", "clickomania_sequence_svg", "check_drawable", "clickomania_text",
+           "PALETTE", "DRAW_LIMIT", "TEXT"]

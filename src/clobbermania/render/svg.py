@@ -24,6 +24,10 @@ from .text import check_highlight
 LABEL_LIMIT = 2500
 #: The rough pixel extent that big boards are scaled down to.
 MAX_EXTENT = 2000.0
+#: The most squares one picture of a sequence draws (boards x squares of a board): a
+#: longer sequence is drawn as evenly spaced snapshots, so that a picture stays within a
+#: few tens of megabytes and a second or two whatever the witness.
+MAX_DRAWN_SQUARES = 100_000
 
 LIGHT_SQUARE = "#f0dcb4"
 DARK_SQUARE = "#c49a62"
@@ -235,6 +239,26 @@ def position_svg(
     return _document(width, top + drawing.height, body, title)
 
 
+def snapshot_moves(n_moves: int, squares: int) -> list[int]:
+    """Which move numbers (1..n_moves) a picture of a sequence draws a board for.
+
+    Every one when the ``n_moves + 1`` boards of ``squares`` squares fit in
+    MAX_DRAWN_SQUARES; otherwise as many as fit (at least two), evenly spaced, the first
+    and the last move included.
+
+    >>> snapshot_moves(5, 100)
+    [1, 2, 3, 4, 5]
+    >>> snapshot_moves(1000, 25_000)
+    [1, 501, 1000]
+    """
+    if n_moves < 1:
+        return []
+    room = max(2, MAX_DRAWN_SQUARES // max(1, squares) - 1)
+    if n_moves <= room:
+        return list(range(1, n_moves + 1))
+    return sorted({1 + round(i * (n_moves - 1) / (room - 1)) for i in range(room)})
+
+
 def sequence_svg(
     positions: list[Position],
     moves: list[Move],
@@ -287,4 +311,4 @@ def sequence_svg(
     return _document(ncols * cell_w, nrows * cell_h, body)
 
 
-__all__ = ["position_svg", "sequence_svg", "LABEL_LIMIT"]
+__all__ = ["position_svg", "sequence_svg", "snapshot_moves", "LABEL_LIMIT", "MAX_DRAWN_SQUARES"]

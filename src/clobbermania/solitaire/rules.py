@@ -19,7 +19,7 @@ Every witness a solver returns is replayed here; the numba kernels are tested ag
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import ClobbermaniaError, NotationError
@@ -104,15 +104,19 @@ def replay(
 
 
 def sequence(position: Position, moves: Sequence[Move], *, free: bool = False,
-             first: int | None = None) -> list[Position]:
-    """Every position along a legal sequence, the start included (for pictures)."""
+             first: int | None = None, keep: Collection[int] | None = None
+             ) -> list[Position]:
+    """Every position along a legal sequence, the start included (for pictures); with
+    ``keep``, only the start and the positions after those numbers of moves."""
     out = [position]
+    cur = position
     due = None if free else first
-    for move in moves:
-        nxt = out[-1].play(move, due)
+    for i, move in enumerate(moves, start=1):
+        cur = cur.play(move, due)
         if not free:
-            due = opponent(nxt.cells[move.dst])
-        out.append(nxt)
+            due = opponent(cur.cells[move.dst])
+        if keep is None or i in keep:
+            out.append(cur)
     return out
 
 

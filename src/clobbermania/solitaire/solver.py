@@ -87,10 +87,18 @@ class SolitaireResult:
         return sequence(self.position, list(self.moves), free=self.free, first=self.first)
 
     def _repr_svg_(self) -> str:
-        """Jupyter shows a result as the witness drawn as a strip of boards."""
-        from ..render import sequence_svg
+        """Jupyter shows a result as the witness drawn as a strip of boards (evenly spaced
+        snapshots of a long one: render.svg.snapshot_moves)."""
+        from ..render.svg import sequence_svg, snapshot_moves
+        from .rules import sequence
 
-        return sequence_svg(self.positions(), list(self.moves))
+        moves = list(self.moves)
+        cuts = snapshot_moves(len(moves), self.position.board.n)
+        positions = sequence(self.position, moves, free=self.free, first=self.first,
+                             keep=set(cuts))
+        captions = ["start"] + [f"{c}. {moves[c - 1].to_str(self.position.board)}"
+                                for c in cuts]
+        return sequence_svg(positions, [moves[c - 1] for c in cuts], captions=captions)
 
     def to_dict(self) -> dict:
         return {
