@@ -317,3 +317,31 @@ def test_refused_picture_leaves_the_file_and_refuses_before_the_search(capsys, t
     assert code == 2 and err.startswith("error: ") and "too large to draw" in err
     assert time.process_time() - start < 20          # refused before the 30 s search
     assert svg.read_text() == "precious"
+
+
+# -- red-team findings F1, F4, F5, F7, F8 (issue 25 §2) ------------------------------------
+
+def test_long_board_texts_are_refused_before_parsing(capsys, monkeypatch, tmp_path):
+    """A board text past the read caps is refused at once, from stdin, a file or inline."""
+    from clobbermania.clickomania.rules import MAX_BOARD_TEXT, Board
+    from clobbermania.errors import UnsupportedError
+    from clobbermania.stones import MAX_BOARD_SQUARES
+    big = "x" * (MAX_BOARD_TEXT + 10)
+    monkeypatch.setattr("sys.stdin", io.StringIO(big))
+    c0 = time.process_time()
+    refused(capsys, "clobber", "value", "-", "--time-limit", "1",
+            words=("65,536 characters", f"{MAX_BOARD_SQUARES:,} squares"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(big))
+    refused(capsys, "clickomania", "value", "-", "--time-limit", "1",
+            words=("1,048,576 characters",))
+    f = tmp_path / "big.txt"
+    f.write_text(big)
+    refused(capsys, "clickomania", "solve", str(f), "--time-limit", "1",
+            words=("big.txt", "1,048,576"))
+    # rows x columns past the largest search cap: refused before the grid is built
+    refused(capsys, "clickomania", "solve", "1" * 200_000, words=("1x200000", "10,000 cells"))
+    assert time.process_time() - c0 < 2.0
+    with pytest.raises(UnsupportedError):
+        Board.from_string(big)
+    # the column verb, whose board is one long row, keeps its own caps below the text cap
+    assert Board.from_string("12" * 20_000).width == 40_000

@@ -13,7 +13,7 @@ import click
 from ..errors import ClobbermaniaError, NotationError
 from ..graphs import parse_graph_spec
 from ..render import text_drawing
-from ..stones import Move, Position, opponent
+from ..stones import MAX_BOARD_TEXT, Move, Position, opponent
 
 
 def load_position(board: str, graph: str | None = None) -> Position:
@@ -21,8 +21,8 @@ def load_position(board: str, graph: str | None = None) -> Position:
 
     ``-`` reads the board from standard input.
     """
-    if board == "-":
-        board = sys.stdin.read()
+    if board == "-":  # read one character past the cap, so a longer text is refused
+        board = sys.stdin.read(MAX_BOARD_TEXT + 1)
     if graph is None:
         return Position.from_string(board)
     return Position.from_string(board, parse_graph_spec(graph))

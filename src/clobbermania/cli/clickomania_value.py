@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ..clickomania.rules import COLOR_CHARS, load_board
+from ..clickomania.rules import COLOR_CHARS, MAX_BOARD_TEXT, load_board
 from ..clickomania.twoplayer import TwoPlayerTimeout, value_result
 from ..errors import NotationError
 from ._common import check_time_limit, emit_json, emit_unknown, progress_reporter
@@ -61,7 +61,7 @@ def value_cmd(board, variant, left_colors, time_limit, as_json) -> None:
       clobbermania clickomania value 0112/0122 --left-colors 0,2
     """
     t0 = time.perf_counter()
-    b = load_board(sys.stdin.read() if board == "-" else board)
+    b = load_board(sys.stdin.read(MAX_BOARD_TEXT + 1) if board == "-" else board)
     check_time_limit(time_limit)
     left = _parse_colors(left_colors)
     if left is not None and variant == "impartial":

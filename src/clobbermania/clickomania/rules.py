@@ -46,6 +46,16 @@ COLOR_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY_CHAR = "."
 #: The most colours a board may use.
 MAX_COLORS = len(COLOR_CHARS)
+
+#: The longest board text :meth:`Board.from_string` parses, and the largest board file
+#: read (a longer one is refused before it is parsed: a 100 MB board ran for over a
+#: minute and 1 GB before a search's cell cap could refuse it).
+MAX_BOARD_TEXT = 1 << 20
+
+#: The most cells a board read by :func:`load_board` may have: the largest cap of the
+#: searches that read boards this way (``solver.MAX_CELLS``; value and SameGame have
+#: smaller caps, checked by each search).
+LOAD_MAX_CELLS = 10_000
 #: Points for clearing the board in SameGame.
 CLEAR_BONUS = 1000
 
@@ -124,17 +134,27 @@ class Board:
         return cls(tuple(col for col in cols if col), height, w)
 
     @classmethod
-    def from_string(cls, text: str) -> Board:
+    def from_string(cls, text: str, max_cells: int | None = None) -> Board:
         """Parse rows (top first) separated by ``/`` or newlines; the board must be settled.
+
+        A text longer than :data:`MAX_BOARD_TEXT` characters, or (with ``max_cells``) of
+        more rows x columns than ``max_cells``, is refused before the grid is built.
 
         >>> Board.from_string("a./b9").columns
         ((11, 10), (9,))
         """
+        if len(text) > MAX_BOARD_TEXT:
+            raise UnsupportedError(f"the board text is longer than {MAX_BOARD_TEXT:,} "
+                                   "characters, the most a board is read from")
         rows = [r.strip() for r in text.replace("/", "\n").splitlines()]
         rows = [r for r in rows if r]
         if not rows:
             raise NotationError("the board is empty: give rows like 112/122")
         width = len(rows[0])
+        if max_cells is not None and len(rows) * width > max_cells:
+            raise UnsupportedError(f"the board is {len(rows)}x{width} "
+                                   f"({len(rows) * width:,} cells), and no search reading "
+                                   f"it takes more than {max_cells:,} cells")
         grid: list[list[int]] = []
         for r, row in enumerate(rows):
             if len(row) != width:
@@ -439,10 +459,11 @@ class Game:
         self._scores.pop()
 
 
-def read_boards(text: str) -> list[Board]:
+def read_boards(text: str, max_cells: int | None = None) -> list[Board]:
     r"""Every board in a text: blocks of rows separated by blank or ``#`` comment lines.
 
     This reads the standard SameGame test set's layout (``# position K`` then 15 rows).
+    ``max_cells`` caps each board (see :meth:`Board.from_string`).
 
     >>> [b.text() for b in read_boards("# one\n12\n21\n\n# two\n11")]
     ['12/21', '11']
@@ -453,7 +474,7 @@ def read_boards(text: str) -> list[Board]:
         if s and not s.startswith("#"):
             rows.append(s)
         elif rows:
-            boards.append(Board.from_string("\n".join(rows)))
+            boards.append(Board.from_string("\n".join(rows), max_cells))
             rows = []
     return boards
 
@@ -465,8 +486,19 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def load_board(board_or_file: str) -> Board:
-    """A board from the command line: a path to a file holding one board, or board text.
+def read_board_file(path: str | Path) -> str:
+    """The text of a board file, refused (before it is read) when it holds more than
+    :data:`MAX_BOARD_TEXT` bytes."""
+    size = Path(path).stat().st_size
+    if size > MAX_BOARD_TEXT:
+        raise UnsupportedError(f"board file {str(path)!r} has {size:,} bytes; the limit "
+                               f"is {MAX_BOARD_TEXT:,}")
+    return Path(path).read_text(encoding="utf-8")
+
+
+def load_board(board_or_file: str, max_cells: int = LOAD_MAX_CELLS) -> Board:
+    """A board from the command line: a path to a file holding one board, or board text,
+    of at most ``max_cells`` cells (refused before the board is built).
 
     >>> load_board("12/21").n_blocks
     4
@@ -477,7 +509,7 @@ def load_board(board_or_file: str) -> Board:
     except OSError:  # a board longer than a file name may be
         is_file = False
     if is_file:
-        boards = read_boards(path.read_text())
+        boards = read_boards(read_board_file(path), max_cells)
         if len(boards) != 1:
             raise NotationError(f"{board_or_file} holds {len(boards)} boards, not one")
         return boards[0]
@@ -485,7 +517,7 @@ def load_board(board_or_file: str) -> Board:
         # no board starts with a row separator: this was meant as a file
         raise NotationError(f"no such file: {board_or_file}")
     try:
-        return Board.from_string(board_or_file)
+        return Board.from_string(board_or_file, max_cells)
     except (NotationError, BoardError) as exc:
         if re.search(r"\.[A-Za-z]{1,5}$", board_or_file) or (
                 path.parent != Path(".") and _is_dir(path.parent)):
@@ -519,5 +551,6 @@ def from_grid(grid: np.ndarray, height: int | None = None, width: int | None = N
 
 
 __all__ = ["Board", "Group", "Game", "Square", "replay", "iter_boards", "score_sequence",
-           "group_score", "to_grid", "from_grid", "read_boards", "load_board", "COLOR_CHARS",
-           "CLEAR_BONUS", "MAX_COLORS", "check_cells"]
+           "group_score", "to_grid", "from_grid", "read_boards", "read_board_file", "load_board",
+           "COLOR_CHARS", "CLEAR_BONUS", "MAX_COLORS", "MAX_BOARD_TEXT", "LOAD_MAX_CELLS",
+           "check_cells"]

@@ -70,7 +70,15 @@ import numpy as np
 from ..errors import NotationError
 from ._kernels import k_click
 from ._samegame_kernels import k_beam_level, k_endgame, k_playout_scores
-from .rules import COLOR_CHARS, Board, check_cells, read_boards, score_sequence, to_grid
+from .rules import (
+    COLOR_CHARS,
+    Board,
+    check_cells,
+    read_board_file,
+    read_boards,
+    score_sequence,
+    to_grid,
+)
 
 #: The standard test set (20 boards, 15x15, 5 colours; Schadd et al. 2008): package data of
 #: clobbermania.clickomania (``data/standard-20.txt``, origin and licence in ``data/SOURCE.md``),
@@ -745,7 +753,7 @@ def read_samegame_set(path: str | Path | None = None) -> list[Board]:
     p = Path(path) if path is not None else STANDARD_SET
     if not p.is_file():
         raise NotationError(f"no test-set file at {p}")
-    boards = read_boards(p.read_text())
+    boards = read_boards(read_board_file(p))
     if not boards:
         raise NotationError(f"{p} holds no board")
     return boards
