@@ -28,7 +28,7 @@ from .stones import MAX_BOARD_SQUARES, Board
 #: parts by bitmasks of the whole board (n^2 / 8 bytes); the same cap as a grid's squares
 #: (``stones.MAX_BOARD_SQUARES``; docs/limits.md).
 MAX_GRAPH_VERTICES = MAX_BOARD_SQUARES
-MAX_GRAPH_EDGES = 1 << 20
+MAX_GRAPH_EDGES = 1 << 17
 #: Cycles of at most this many vertices carry their 2n rotations and reflections as
 #: known symmetries (2n^2 numbers); longer ones only the identity.
 MAX_CYCLE_SYMMETRY_VERTICES = 256
@@ -180,6 +180,7 @@ def read_edge_list(path: str | os.PathLike) -> Board:
     except UnicodeDecodeError:
         raise BoardError(f"edge-list file {str(path)!r} is not UTF-8 text") from None
     g = nx.Graph()
+    edges = 0           # counted here: networkx's number_of_edges is linear in the graph
     for lineno, line in enumerate(lines, start=1):
         body = line.split("#", 1)[0].strip()
         if not body:
@@ -195,12 +196,14 @@ def read_edge_list(path: str | os.PathLike) -> Board:
         elif len(nums) == 2:
             if nums[0] == nums[1]:
                 raise BoardError(f"line {lineno} of {str(path)!r} is a loop {nums[0]}-{nums[1]}")
-            g.add_edge(*nums)
+            if not g.has_edge(*nums):
+                edges += 1
+                g.add_edge(*nums)
         else:
             raise BoardError(f"line {lineno} of {str(path)!r} has {len(nums)} numbers; an edge "
                              "has two")
-        if g.number_of_nodes() > MAX_GRAPH_VERTICES or g.number_of_edges() > MAX_GRAPH_EDGES:
-            _check_size(g.number_of_nodes(), f"graph of {str(path)!r}", g.number_of_edges())
+        if g.number_of_nodes() > MAX_GRAPH_VERTICES or edges > MAX_GRAPH_EDGES:
+            _check_size(g.number_of_nodes(), f"graph of {str(path)!r}", edges)
     if g.number_of_nodes() == 0:
         raise BoardError(f"edge-list file {str(path)!r} has no edges")
     return from_networkx(g, name=f"file:{os.path.basename(str(path))}")
