@@ -167,7 +167,7 @@ def test_clickomania_hardness_caps(capsys):
 @pytest.mark.parametrize("spec, words", [
     ("hamming:1000,1000", ("1,000,000 vertices", "16,384")),
     ("hypercube:60", ("2^60", "16,384")),
-    ("complete:2000", ("1,999,000 edges", "1,048,576")),
+    ("complete:2000", ("1,999,000 edges", "131,072")),
     ("cycle:100000", ("100,000 vertices", "16,384")),
     ("path:" + "9" * 5000, ("expected integers",)),
     ("clique:100000", ("unknown graph kind",)),
@@ -345,3 +345,29 @@ def test_long_board_texts_are_refused_before_parsing(capsys, monkeypatch, tmp_pa
         Board.from_string(big)
     # the column verb, whose board is one long row, keeps its own caps below the text cap
     assert Board.from_string("12" * 20_000).width == 40_000
+
+
+def test_row_database_manifest_damage_is_one_sentence(capsys, tmp_path):
+    """A manifest that is JSON but not an object, a file name leaving the directory, or an
+    entry whose file is gone: one sentence each; a build drops the entry without a file."""
+    from clobbermania.clobber.rowdb import build_database
+    db = tmp_path / "db"
+    build_database(db, max_stones=6, jobs=1)
+    manifest = db / "manifest.json"
+    good = json.loads(manifest.read_text())
+    for text in ("[1, 2]", '"x"'):
+        manifest.write_text(text)
+        refused(capsys, "grundy", "stats", "--db", str(db), words=("not a version-",))
+        refused(capsys, "grundy", "value", "xoxoxo", "--db", str(db), words=("manifest",))
+    escaping = json.loads(json.dumps(good))
+    escaping["lengths"][0]["file"] = "../../../../etc/passwd"
+    manifest.write_text(json.dumps(escaping))
+    refused(capsys, "grundy", "stats", "--db", str(db), words=("not a file name inside",))
+    orphan = json.loads(json.dumps(good))
+    orphan["lengths"].append({**good["lengths"][-1], "length": 40, "file": "rows40.u8"})
+    manifest.write_text(json.dumps(orphan))
+    refused(capsys, "grundy", "stats", "--db", str(db), words=("rows40.u8", "missing"))
+    build_database(db, max_stones=6, jobs=1)
+    assert json.loads(manifest.read_text())["lengths"] == good["lengths"]
+    code, out, err = run_cli(capsys, "grundy", "value", "xoxoxo", "--db", str(db), "--json")
+    assert code == 0, err

@@ -152,9 +152,21 @@ def _read_manifest(db_dir: Path) -> dict | None:
     except (OSError, ValueError) as exc:
         raise RowDatabaseError(f"the row database manifest {path} is unreadable ({exc})") \
             from None
-    if manifest.get("format") != FORMAT or manifest.get("version") != VERSION:
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT \
+            or manifest.get("version") != VERSION:
         raise RowDatabaseError(
             f"{path} is not a version-{VERSION} clobbermania row database manifest")
+    lengths = manifest.get("lengths", [])
+    if not isinstance(lengths, list) or not all(isinstance(e, dict) for e in lengths):
+        raise RowDatabaseError(f"the row database manifest {path} is damaged: its lengths "
+                               "are not a list of entries")
+    for entry in lengths:
+        name = entry.get("file")
+        # a file name of the directory itself: no path separator, no '..'
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name \
+                or name.startswith(".") or name != Path(name).name:
+            raise RowDatabaseError(f"the row database manifest {path} is damaged: the file "
+                                   f"{str(name)[:40]!r} is not a file name inside {db_dir}")
     return manifest
 
 
@@ -230,9 +242,14 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
         # lengths beyond the request stay as they are (they only depend on shorter ones,
         # which are rebuilt bit-identical if damaged)
         tail = entries[max_stones:]
+        for i, entry in enumerate(tail):  # a longer length whose file is gone is dropped
+            if not (db_dir / entry["file"]).is_file():
+                tail = tail[:i]
+                break
         report = BuildReport(db_dir=db_dir, max_stones=max(len(entries), max_stones),
                              resumed_from=min(len(entries), max_stones), jobs=jobs)
-        if len(entries) >= max_stones and _hashes_ok(db_dir, entries[:max_stones]):
+        if len(entries) >= max_stones and _hashes_ok(db_dir, entries[:max_stones]) \
+                and all((db_dir / e["file"]).is_file() for e in manifest["lengths"]):
             report.seconds = time.perf_counter() - t_start
             db = RowDatabase.open(db_dir)
             db.build_report = report
@@ -294,6 +311,11 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
                 report.seconds_by_length[length] = time.perf_counter() - t0
         finally:
             numba.set_num_threads(old_threads)
+        if not report.built:  # nothing to build: the manifest loses its entries without files
+            manifest["lengths"] = entries + tail
+            manifest["max_stones"] = len(entries) + len(tail)
+            _write_atomic(db_dir / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True)
+                                              + "\n").encode("utf-8"))
         del flat
         report.seconds = time.perf_counter() - t_start
         db = RowDatabase.open(db_dir)
@@ -377,6 +399,11 @@ class RowDatabase:
             raise RowDatabaseError(
                 f"no row database in {path}: run 'clobbermania grundy build --max-stones N"
                 f"{'' if db_dir is None else ' --db ' + str(path)}' first")
+        for entry in manifest["lengths"]:
+            if not (path / entry["file"]).is_file():
+                raise RowDatabaseError(f"the row database file {path / entry['file']} listed "
+                                       "in its manifest is missing; rebuild with "
+                                       "'clobbermania grundy build'")
         return cls(path, manifest)
 
     @property
