@@ -7,6 +7,13 @@ grow tables (the Grundy memo of ``clobber.impartial``, the row database build) s
 with :func:`memory_room`, so that they stop with an answer (``exact: false``) or a clear
 sentence before the limit is reached. ``docs/limits.md`` lists every cap, verb by verb.
 
+Ctrl-C is a time limit too: the command line installs :func:`install_interrupt_handler`,
+whose first SIGINT only sets a flag (:func:`interrupted`) that every search's clock reads
+as "time is up", so the verb answers as on a time-out (bounds, ``exact: false``); the
+second SIGINT ends the process with ``error: interrupted`` and exit status 130. No
+exception is ever raised asynchronously (one landing inside a numba kernel's return
+crashes the interpreter).
+
 >>> 0 < memory_bound() <= physical_memory()
 True
 >>> memory_bound() == int(MEMORY_SHARE * physical_memory())
@@ -16,6 +23,9 @@ True
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Callable
+from typing import Any
 
 from .errors import ClobbermaniaError
 
@@ -133,5 +143,61 @@ def memory_bound_sentence() -> str:
             "time limit")
 
 
+#: Set by the first Ctrl-C under :func:`install_interrupt_handler`.
+_interrupted = False
+
+_INTERRUPT_NOTE = "interrupted: stopping at the next check; Ctrl-C again to abort\n"
+
+
+def interrupted() -> bool:
+    """True once Ctrl-C was pressed under :func:`install_interrupt_handler`: the searches'
+    clocks then count their time limit as reached and return the bounds found so far.
+
+    >>> interrupted()
+    False
+    """
+    return _interrupted
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """First SIGINT: set the flag and say so in one line; second: exit 130 at once."""
+    global _interrupted
+    if _interrupted:
+        try:
+            os.write(2, b"error: interrupted\n")
+        finally:
+            os._exit(130)
+    _interrupted = True
+    try:
+        os.write(2, _INTERRUPT_NOTE.encode())
+    except OSError:  # pragma: no cover - stderr closed
+        pass
+
+
+def install_interrupt_handler() -> Callable[[], None]:
+    """Make Ctrl-C set the :func:`interrupted` flag instead of raising KeyboardInterrupt
+    (a second Ctrl-C exits with status 130); return a function restoring the previous
+    handler and clearing the flag. Does nothing (but returns a no-op) off the main thread.
+    """
+    global _interrupted
+    try:
+        previous = signal.signal(signal.SIGINT, _on_sigint)
+    except (ValueError, OSError):   # not the main thread
+        return lambda: None
+    _interrupted = False
+
+    def restore() -> None:
+        global _interrupted
+        _interrupted = False
+        try:
+            signal.signal(signal.SIGINT, previous if previous is not None else
+                          signal.default_int_handler)
+        except (ValueError, OSError):  # pragma: no cover - not the main thread
+            pass
+
+    return restore
+
+
 __all__ = ["MEMORY_SHARE", "MemoryBoundError", "physical_memory", "memory_bound",
-           "apply_memory_bound", "memory_room", "memory_bound_sentence"]
+           "apply_memory_bound", "memory_room", "memory_bound_sentence", "interrupted",
+           "install_interrupt_handler"]

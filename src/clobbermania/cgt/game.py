@@ -63,6 +63,7 @@ from typing import Union
 import numpy as np
 
 from ..errors import UnsupportedError
+from ..limits import interrupted
 from . import _cgt_kernels as _k
 
 Nus = tuple[Fraction, int, int]
@@ -102,11 +103,16 @@ class TimeLimitReached(UnsupportedError):
 _deadline: float | None = None
 _limit_seconds: float = 0.0
 _ticks = 0
+_blocks = 0   # how many time_limit() blocks are open
 
 
 def _check_clock() -> None:
     """Raise TimeLimitReached when the deadline has passed, and keep the memos bounded
-    (called every 1024 ticks)."""
+    (called every 1024 ticks). Within a :func:`time_limit` block, Ctrl-C
+    (:func:`clobbermania.limits.interrupted`) raises KeyboardInterrupt here, at a check,
+    never inside a kernel: the engine has no partial answer to give."""
+    if _blocks and interrupted():
+        raise KeyboardInterrupt
     if _deadline is not None and time.perf_counter() > _deadline:
         raise TimeLimitReached(f"the time limit of {_limit_seconds:g} s was reached before "
                                f"the canonical form was found")
@@ -125,15 +131,17 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     ...     print(Game("*99999999") + Game("*3"))
     *99999996
     """
-    global _deadline, _limit_seconds
+    global _deadline, _limit_seconds, _blocks
     old = (_deadline, _limit_seconds)
     if seconds is not None:
         _deadline = time.perf_counter() + seconds
         _limit_seconds = seconds
+    _blocks += 1
     try:
         yield
     finally:
         _deadline, _limit_seconds = old
+        _blocks -= 1
 
 
 def _tick() -> None:

@@ -16,7 +16,7 @@ import click
 
 from .. import __version__
 from ..errors import ClobbermaniaError
-from ..limits import apply_memory_bound, memory_bound_sentence
+from ..limits import apply_memory_bound, install_interrupt_handler, memory_bound_sentence
 from .cgt import cgt
 from .clickomania import clickomania, samegame
 from .clobber import clobber, mcgs
@@ -56,8 +56,22 @@ def _fail(message: str, status: int = 2) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the command under the memory bound, turning every bad input (and
-    every input that needs more memory than the bound) into one sentence and exit 2."""
+    """Entry point: run the command under the memory bound and the Ctrl-C handler of
+    :mod:`clobbermania.limits` (the first Ctrl-C makes the searches stop with the bounds
+    found so far, the second exits 130), restoring the previous SIGINT handler on return.
+    """
+    restore = install_interrupt_handler()
+    try:
+        _main(argv)
+    except KeyboardInterrupt:   # raised at a check by a verb with nothing to report
+        _fail("interrupted", 130)
+    finally:
+        restore()
+
+
+def _main(argv: list[str] | None = None) -> None:
+    """Run the command under the memory bound, turning every bad input (and every input
+    that needs more memory than the bound) into one sentence and exit 2."""
     apply_memory_bound()
     try:
         rv = cli.main(args=argv, prog_name="clobbermania", standalone_mode=False)

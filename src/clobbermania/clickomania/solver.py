@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UnsupportedError
+from ..limits import interrupted as ctrl_c_pressed
 from . import _solver_kernels as K
 from .rules import COLOR_CHARS, Board, check_cells, replay
 
@@ -344,6 +345,9 @@ def _solve(board: Board, maximize: bool, time_limit: float | None, progress,
     interrupted = False
     try:
         while status == K.RUNNING:
+            if ctrl_c_pressed():
+                interrupted = True
+                break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             if node_limit is not None:

@@ -62,7 +62,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ClobbermaniaError, IllegalMoveError
-from ..limits import memory_room
+from ..limits import interrupted, memory_room
 from ..stones import BLACK, EMPTY, WHITE, Board, Move, Position
 
 __all__ = [
@@ -278,6 +278,12 @@ class GrundyResult:
         }
 
 
+
+def _late(deadline: float | None) -> bool:
+    """Whether a search must stop: ``deadline`` (a perf_counter time) has passed, or
+    Ctrl-C was pressed (:func:`clobbermania.limits.interrupted`)."""
+    return interrupted() or deadline is not None and time.perf_counter() > deadline
+
 class GrundySolver:
     """A memo of component values (by canonical key) and the search that fills it.
 
@@ -379,7 +385,7 @@ class GrundySolver:
                     f"the search stopped at its memory limit of {self.memo_limit:,} stored "
                     "component values (about "
                     f"{self.memo_limit * MEMO_ENTRY_BYTES / 2**30:.1f} GiB)")
-            if deadline is not None and time.perf_counter() > deadline:
+            if _late(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
 
@@ -413,7 +419,7 @@ class GrundySolver:
             pos = Position(board, cells)
         out = []
         for mv in pos.moves():
-            if deadline is not None and time.perf_counter() > deadline:
+            if _late(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
             cells = bytearray(pos.cells)
@@ -431,7 +437,7 @@ class GrundySolver:
         if len(part_keys) > _PART_CACHE:
             part_keys.clear()
         for src, dst in Position.from_string(row).moves():
-            if deadline is not None and time.perf_counter() > deadline:
+            if _late(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
             if dst > src:
@@ -473,8 +479,7 @@ class GrundySolver:
                 stack.pop()
                 continue
             steps += 1
-            if deadline is not None and steps % _CLOCK_EVERY == 0 \
-                    and time.perf_counter() > deadline:
+            if steps % _CLOCK_EVERY == 0 and _late(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
             opts = pending.get(key)

@@ -45,6 +45,7 @@ from bisect import bisect_left, insort
 
 from ..cgt import Game
 from ..errors import ClobbermaniaError
+from ..limits import interrupted
 from ..stones import BLACK, Position, color_from_name
 
 __all__ = ["RowSumSearch", "RowSumTimeout", "left_row_moves", "canonical_row", "negative_row"]
@@ -363,8 +364,8 @@ class RowSumSearch:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise RowSumTimeout("the node limit ran out")
-        if not self.nodes & 63 and self.deadline is not None \
-                and time.perf_counter() > self.deadline:
+        if not self.nodes & 63 and (interrupted() or self.deadline is not None
+                                    and time.perf_counter() > self.deadline):
             raise RowSumTimeout("the time limit ran out")
         t = self._terminal(bigs, games)
         if t is not None:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ClobbermaniaError, UnsupportedError
+from ..limits import interrupted
 from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_from_name, opponent
 from . import _search_kernels as K
 from .rowsum import RowSumSearch, RowSumTimeout
@@ -120,6 +121,9 @@ class _Budget:
         self.nodes = 0
 
     def expired(self) -> bool:
+        """True once the node limit or the deadline is reached, or Ctrl-C was pressed."""
+        if interrupted():
+            return True
         if self.node_limit is not None and self.nodes >= self.node_limit:
             return True
         return self.deadline is not None and time.perf_counter() >= self.deadline

@@ -60,6 +60,7 @@ import numpy as np
 from ..cgt import Game
 from ..cgt import game as _cg
 from ..errors import ClobbermaniaError
+from ..limits import interrupted
 from ..stones import BLACK, WHITE, Board, Position, opponent
 from ._clobber_kernels import (
     MAX_CELLS,
@@ -175,7 +176,12 @@ class _Clock:
             self.check()
 
     def check(self) -> None:
-        """Check the deadline now (after a step that may be long: a sum of part values)."""
+        """Check the deadline now (after a step that may be long: a sum of part values);
+        Ctrl-C (:func:`clobbermania.limits.interrupted`) counts as the deadline passed."""
+        if interrupted():
+            raise ValueTimeout(f"the value search was interrupted after {self.count:,} "
+                               "parts (values are exponential to compute; try 'clobber "
+                               "solve' for the outcome alone)")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise ValueTimeout(f"the value search ran out of its time limit of {self.limit:g} s "
                                f"after {self.count:,} parts (values are exponential to compute; "

@@ -32,6 +32,7 @@ import numpy as np
 from .._bits import symmetry_tables
 from ..errors import UnsupportedError
 from ..graphs import components
+from ..limits import interrupted as ctrl_c_pressed
 from ..stones import BLACK, COLOR_NAMES, EMPTY, WHITE, Board, Move, Position
 from . import _kernels as K
 from .rules import replay
@@ -217,7 +218,7 @@ class _Search:
                                     "seconds": clock.elapsed()})
         except KeyboardInterrupt:
             return status, True
-        return status, False
+        return status, status == K.PAUSED and ctrl_c_pressed()
 
     @property
     def group_nodes(self) -> int:
@@ -246,6 +247,9 @@ class _Clock:
         self.progress = progress
 
     def expired(self, nodes: int) -> bool:
+        """True once the node limit or the deadline is reached, or Ctrl-C was pressed."""
+        if ctrl_c_pressed():
+            return True
         if self.node_limit is not None and nodes >= self.node_limit:
             return True
         return self.deadline is not None and time.perf_counter() >= self.deadline
