@@ -371,3 +371,38 @@ def test_row_database_manifest_damage_is_one_sentence(capsys, tmp_path):
     assert json.loads(manifest.read_text())["lengths"] == good["lengths"]
     code, out, err = run_cli(capsys, "grundy", "value", "xoxoxo", "--db", str(db), "--json")
     assert code == 0, err
+
+
+def test_files_that_are_not_utf8_are_one_sentence(capsys, tmp_path):
+    """An mcgs test file, a board file or a DIMACS file with a byte that is not UTF-8:
+    one sentence, exit 2 (the first two name the file and the byte's offset)."""
+    t = tmp_path / "bin.test"
+    t.write_bytes(b"{version 1.7}\n[clobber_1xn]\nXO\xff\x00 {B win}\n")
+    refused(capsys, "mcgs", "run", str(t), "--time-limit", "1", "--json",
+            words=("bin.test", "not UTF-8", "byte 30 is 0xff"))
+    b = tmp_path / "b.txt"
+    b.write_bytes(b"12\xff/2100\n")
+    refused(capsys, "clickomania", "solve", str(b), words=("b.txt", "not UTF-8", "byte 2"))
+    d = tmp_path / "d.cnf"
+    d.write_bytes(b"p cnf 1 1\n1 \xff0\n")
+    refused(capsys, "clickomania", "hardness", "3sat", str(d), words=("not UTF-8",))
+
+
+def test_mcgs_file_size_cap_and_bounded_echo_of_a_refused_board(capsys, tmp_path,
+                                                                monkeypatch):
+    """A .test file past the cap is refused unread; a game too long for any board is
+    refused as a case at once, and its board is echoed in at most 83 characters."""
+    from clobbermania.clobber import mcgs
+    f = tmp_path / "huge.test"
+    f.write_text("[clobber_1xn]\n" + "XO" * 1_000_000 + " {B win}\nXOXO {B win}\n")
+    c0 = time.process_time()
+    code, out, err = run_cli(capsys, "mcgs", "run", str(f), "--time-limit", "1", "--json")
+    assert code == 0, err
+    assert time.process_time() - c0 < 3.0
+    d = json.loads(out)
+    assert (d["passed"], d["refused"]) == (1, 1)
+    case = d["cases"][0]
+    assert case["board"] == "XO" * 40 + "..." and "16,384 squares" in case["reason"]
+    assert case["seconds"] < 0.5 and len(out) < 2000
+    monkeypatch.setattr(mcgs, "MAX_TEST_FILE_BYTES", 1 << 20)
+    refused(capsys, "mcgs", "run", str(f), words=("huge.test", "1,048,576"))

@@ -90,6 +90,8 @@ def _main(argv: list[str] | None = None) -> None:
         _fail(exc.format_message())
     except click.exceptions.Abort:
         _fail("interrupted", 130)
+    except UnicodeError as exc:  # a board, edge-list, DIMACS or test-set file, or stdin
+        _fail(f"a file or standard input is not UTF-8 text ({str(exc)[:120]})")
     except OSError as exc:
         name = str(exc.filename or "")
         if len(name) > 80:

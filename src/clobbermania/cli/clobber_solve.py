@@ -169,7 +169,7 @@ def mcgs_run_cmd(files, time_limit, as_json) -> None:
       clobbermania mcgs run tests/data/mcgs/ --time-limit 60
       clobbermania mcgs run tests/data/mcgs/seg_tests__clobber__random_3x4.test --json
     """
-    from ..clobber.mcgs import parse_test_file, run_case
+    from ..clobber.mcgs import parse_test_file, read_test_text, run_case
 
     check_time_limit(time_limit)
     t0 = time.perf_counter()
@@ -199,7 +199,7 @@ def mcgs_run_cmd(files, time_limit, as_json) -> None:
                            f"{', '.join(r.found)} ({r.seconds:.2f} s)")
         results.extend(mine)
         count = {s: sum(1 for r in mine if r.status == s) for s in STATUSES}
-        rec = recorded_seconds(p.read_text(encoding="utf-8"))
+        rec = recorded_seconds(read_test_text(p))
         summaries.append({"file": p.name, "passed": count["pass"], "failed": count["fail"],
                           "timeouts": count["timeout"], "refused": count["refused"],
                           "seconds": round(time.perf_counter() - f0, 6),

@@ -51,11 +51,19 @@ __all__ = [
     "TestCase",
     "parse_test_file",
     "parse_test_text",
+    "read_test_text",
     "read_directory",
     "run_impartial_case",
     "CaseResult",
     "run_case",
+    "MAX_TEST_FILE_BYTES",
 ]
+
+#: The largest ``.test`` file read (as edge-list files): a larger one is refused unread.
+MAX_TEST_FILE_BYTES = 32 << 20
+
+#: The characters of a refused case's board echoed in a result (then ``...``).
+BOARD_ECHO = 80
 
 #: Sections whose boards this reader checks character by character (the Clobber games).
 CLOBBER_GAMES = ("clobber_1xn", "clobber")
@@ -149,6 +157,9 @@ def _quote(text: str, limit: int = 40) -> str:
     return repr(text[:limit]) + ("..." if len(text) > limit else "")
 
 
+_GAME_END = re.compile(r"\s|/\*")
+
+
 def _tokens(text: str, file: str) -> Iterable[tuple[str, str, int]]:
     """(kind, text, line) for each section, command, game; comments are skipped."""
     i, n, line = 0, len(text), 1
@@ -182,9 +193,8 @@ def _tokens(text: str, file: str) -> Iterable[tuple[str, str, int]]:
             continue
         if ch in "]})":
             raise NotationError(f"{file}:{line}: {ch!r} closes nothing")
-        j = i
-        while j < n and not text[j].isspace() and not text.startswith("/*", j):
-            j += 1
+        m = _GAME_END.search(text, i)  # a game runs to a space or a comment
+        j = m.start() if m else n
         yield "game", text[i:j], line
         i = j
 
@@ -269,8 +279,27 @@ def parse_test_text(text: str, file: str = "<string>") -> list[TestCase]:
 
 def parse_test_file(path: str | Path) -> list[TestCase]:
     """Every case of one ``.test`` file (``file`` is the file's name)."""
+    return parse_test_text(read_test_text(path), file=Path(path).name)
+
+
+def read_test_text(path: str | Path) -> str:
+    """The text of a ``.test`` file: refused (one sentence) when it is larger than
+    :data:`MAX_TEST_FILE_BYTES` (before it is read) or is not UTF-8 text (naming the
+    first bad byte's offset)."""
     p = Path(path)
-    return parse_test_text(p.read_text(encoding="utf-8"), file=p.name)
+    try:
+        size = p.stat().st_size
+        if size > MAX_TEST_FILE_BYTES:
+            raise UnsupportedError(f"test file {str(p)!r} has {size:,} bytes; the limit is "
+                                   f"{MAX_TEST_FILE_BYTES:,}")
+        data = p.read_bytes()
+    except OSError as exc:
+        raise NotationError(f"cannot read test file {str(p)!r}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotationError(f"test file {str(p)!r} is not UTF-8 text (byte {exc.start:,} "
+                            f"is {data[exc.start]:#04x})") from None
 
 
 def read_directory(directory: str | Path, pattern: str = "*.test") -> list[TestCase]:
@@ -319,7 +348,10 @@ class CaseResult:
     reason: str | None = None
 
     def to_dict(self) -> dict:
-        return {"file": self.case.file, "line": self.case.line, "board": self.case.board,
+        board = self.case.board
+        if self.status == "refused" and len(board) > BOARD_ECHO:  # may be megabytes long
+            board = board[:BOARD_ECHO] + "..."
+        return {"file": self.case.file, "line": self.case.line, "board": board,
                 "expected": [e.text() for e in self.case.expectations],
                 "found": list(self.found), "status": self.status,
                 "reason": self.reason, "seconds": round(self.seconds, 6)}
