@@ -406,3 +406,21 @@ def test_mcgs_file_size_cap_and_bounded_echo_of_a_refused_board(capsys, tmp_path
     assert case["seconds"] < 0.5 and len(out) < 2000
     monkeypatch.setattr(mcgs, "MAX_TEST_FILE_BYTES", 1 << 20)
     refused(capsys, "mcgs", "run", str(f), words=("huge.test", "1,048,576"))
+
+
+def test_solitaire_reduce_caps_the_long_side_of_thin_boards(capsys):
+    """Thin boards near the square cap took 20-50 s: the long side is capped at 5,000 when
+    both sides are at least 2; one row keeps the 1,000,000-square cap."""
+    for size in ("2x500000", "4x250000", "32x31250", "100x10000", "5001x2"):
+        refused(capsys, "solitaire", "reduce", size, words=("5,000",))
+    c0 = time.process_time()
+    code, out, err = run_cli(capsys, "solitaire", "reduce", "2x5000", "--no-moves", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    # Theorem 5: one stone left (3 does not divide 10,000 and the board is even)
+    assert d["verified"] and d["stones_left"] == d["optimum"] == 1
+    assert time.process_time() - c0 < 5.0
+    code, out, err = run_cli(capsys, "solitaire", "reduce", "1x200000", "--no-moves", "--json")
+    assert code == 0, err
+    d = json.loads(out)  # the optimum of one row (optimum_stones), about n/4
+    assert d["verified"] and d["stones_left"] == d["optimum"] == 50_000

@@ -24,6 +24,10 @@ from ._common import emit_json, load_position, write_svg
 
 #: Largest checkerboard written out (moves are kept in memory: about 100 bytes each).
 MAX_SQUARES = 1_000_000
+#: Longest side of a board of two or more rows and columns: the construction's Python
+#: DP walks each band of rows along the whole long side (measured: 200x5000 4.9 s of CPU,
+#: 100x10000 7.3 s, 32x31250 20 s, 2x500000 35 s; one row of 1,000,000: 1.3 s).
+MAX_LONG_SIDE = 5_000
 #: Largest board drawn with --svg, and how many snapshots a long sequence is cut into.
 MAX_SVG_SQUARES = 10_000
 SVG_SNAPSHOTS = 8
@@ -42,6 +46,10 @@ def _parse_size(text: str) -> tuple[int, int]:
     if rows * cols > MAX_SQUARES:
         raise BoardError(f"the {rows}x{cols} board has {rows * cols:,} squares; reduce writes "
                          f"out at most {MAX_SQUARES:,}")
+    if min(rows, cols) >= 2 and max(rows, cols) > MAX_LONG_SIDE:
+        raise BoardError(f"the {rows}x{cols} board has a side of {max(rows, cols):,}; reduce "
+                         f"writes out boards of two or more rows with sides of at most "
+                         f"{MAX_LONG_SIDE:,} (one row: up to {MAX_SQUARES:,} squares)")
     return rows, cols
 
 
@@ -88,6 +96,8 @@ def reduce_cmd(board: str, first: str, graph: str | None, to: str | None, color:
     BOARD is ROWSxCOLS: the checkerboard with black where row + column is even, reduced
     with alternating moves to the optimum of Theorem 5 (one stone, or two when 3 divides
     ROWS*COLS or when black moves first on an odd board), in time linear in its size.
+    At most 1,000,000 squares, and sides of at most 5,000 unless one side is 1 (the
+    time grows with the long side: a 200x5000 board takes about 5 s).
 
     With --graph SPEC, BOARD is a configuration on a Hamming graph, hypercube or clique,
     reduced with SC2 moves to one stone on --to of colour --color (hypercubes: to at most
