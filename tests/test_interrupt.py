@@ -99,6 +99,11 @@ def test_second_ctrl_c_exits_130():
 def test_flag_stops_each_search_at_its_check(monkeypatch):
     """With the flag set, every search's clock counts its time as up, at once."""
     from clobbermania.cgt import game
+    from clobbermania.clickomania.samegame import (
+        bench_samegame,
+        play_samegame,
+        read_samegame_set,
+    )
     from clobbermania.clickomania.solver import solve_clickomania
     from clobbermania.clobber.impartial import GrundyTimeout, grundy_value
     from clobbermania.clobber.search import solve_outcome
@@ -117,6 +122,12 @@ def test_flag_stops_each_search_at_its_check(monkeypatch):
     assert not r.exact and "interrupted" in r.proof
     r = solve_clickomania("beacaddddbad/addeadcbeaca/aaeadbdaebdd/ebcbbdcadeab/cacedebccede")
     assert not r.exact and "interrupted" in r.proof
+    board = read_samegame_set()[0]
+    start = time.process_time()
+    r = play_samegame(board, time_limit=60)      # the best line of its first steps
+    assert time.process_time() - start < 20 and r.score >= 0
+    with pytest.raises(KeyboardInterrupt):       # a bench stops before its next board
+        bench_samegame([board, board], time_limit=60, jobs=1)
     with pytest.raises(KeyboardInterrupt), game.time_limit(None):
         for k in range(1, 5000):
             game._tick()

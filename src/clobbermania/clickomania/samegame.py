@@ -68,6 +68,7 @@ import numba
 import numpy as np
 
 from ..errors import NotationError
+from ..limits import interrupted
 from ._kernels import k_click
 from ._samegame_kernels import k_beam_level, k_endgame, k_playout_scores
 from .rules import (
@@ -288,7 +289,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     def out_of_budget(upto: float | None = None) -> bool:
         f = share[0] if upto is None else upto
         return ((time_limit is not None and used() >= f * time_limit)
-                or (max_playouts is not None and counters[0] >= f * max_playouts))
+                or (max_playouts is not None and counters[0] >= f * max_playouts)
+                or interrupted())
 
     stop = [False]
     complete = [False]  # the last beam ended without dropping any child
@@ -727,18 +729,34 @@ def bench_samegame(boards: list[Board], time_limit: float | None = 60.0, seed: i
 
     if jobs == 1 or len(tasks) <= 1:
         for i, t in tasks:
+            if interrupted():       # Ctrl-C: the boards played so far were reported
+                raise KeyboardInterrupt
             done(i, _bench_one(t))
         return results  # type: ignore[return-value]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     # spawn, not fork: a clean interpreter per worker (numba and threads dislike fork)
-    with ProcessPoolExecutor(max_workers=jobs,
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_on_interrupt,
                              mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = {pool.submit(_bench_one, t): i for i, t in tasks}
-        for f in as_completed(futures):
-            done(futures[f], f.result())
+        try:
+            for f in as_completed(futures):
+                done(futures[f], f.result())
+        except BrokenProcessPool:
+            if interrupted():        # Ctrl-C ended the workers: the command says so
+                raise KeyboardInterrupt from None
+            raise
     return results  # type: ignore[return-value]
+
+
+def _quiet_on_interrupt() -> None:
+    """Workers end at once and without a traceback on Ctrl-C, which the terminal sends to
+    the whole process group; the parent then reports the interruption."""
+    import signal
+
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
 
 
 def read_samegame_set(path: str | Path | None = None) -> list[Board]:
