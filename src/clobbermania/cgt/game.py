@@ -951,41 +951,33 @@ class _RawGame:
 
     def ge(self, x: int) -> bool:
         """X <= G."""
-        global _depth
-        k = (0, x)
-        r = self.memo.get(k)
-        if r is None:
-            _tick()
-            fam = self._family(x)
-            if fam is not None:
-                return _lookup(self.profile(fam[0]), fam[1])[1]
-            _depth += 1
-            try:
-                if _depth > MAX_DEPTH:
-                    raise _too_deep()
-                r = not any(self.le(xl) for xl in _opts(x)[0]) and \
-                    not any(_le_plain(gr, x) for gr in self.GR)
-            finally:
-                _depth -= 1
-            self.memo[k] = r
-        return r
+        return self._compare(0, x)
 
     def le(self, x: int) -> bool:
         """G <= X."""
+        return self._compare(1, x)
+
+    def _compare(self, side: int, x: int) -> bool:
+        """X <= G (side 0) or G <= X (side 1), memoised; the two sides mirror each other
+        by the definition of <=."""
         global _depth
-        k = (1, x)
+        k = (side, x)
         r = self.memo.get(k)
         if r is None:
             _tick()
             fam = self._family(x)
             if fam is not None:
-                return _lookup(self.profile(fam[0]), fam[1])[0]
+                return _lookup(self.profile(fam[0]), fam[1])[1 - side]
             _depth += 1
             try:
                 if _depth > MAX_DEPTH:
                     raise _too_deep()
-                r = not any(_le_plain(x, gl) for gl in self.GL) and \
-                    not any(self.ge(xr) for xr in _opts(x)[1])
+                if side == 0:
+                    r = not any(self.le(xl) for xl in _opts(x)[0]) and \
+                        not any(_le_plain(gr, x) for gr in self.GR)
+                else:
+                    r = not any(_le_plain(x, gl) for gl in self.GL) and \
+                        not any(self.ge(xr) for xr in _opts(x)[1])
             finally:
                 _depth -= 1
             self.memo[k] = r
