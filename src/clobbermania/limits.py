@@ -16,8 +16,6 @@ crashes the interpreter).
 
 >>> 0 < memory_bound() <= physical_memory()
 True
->>> memory_bound() == int(MEMORY_SHARE * physical_memory())
-True
 """
 
 from __future__ import annotations
@@ -27,17 +25,11 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from .errors import ClobbermaniaError
-
 #: The share of physical memory a clobbermania process may take (address space).
 MEMORY_SHARE = 0.4
 
 #: Used when the machine does not say how much memory it has.
 _FALLBACK_PHYSICAL = 8 << 30
-
-
-class MemoryBoundError(ClobbermaniaError, MemoryError):
-    """A computation would pass the memory bound (:func:`memory_bound`)."""
 
 
 def physical_memory() -> int:
@@ -87,10 +79,10 @@ def apply_memory_bound() -> int:
     return bound
 
 
-def _status_bytes(field: str) -> int | None:
-    """A ``Vm...`` field of /proc/self/status in bytes (None when not on Linux)."""
+def _proc_bytes(path: str, field: str) -> int | None:
+    """A ``Field:  N kB`` line of a /proc file in bytes (None when not on Linux)."""
     try:
-        with open("/proc/self/status", encoding="ascii") as fh:
+        with open(path, encoding="ascii") as fh:
             for line in fh:
                 if line.startswith(field + ":"):
                     return int(line.split()[1]) * 1024
@@ -99,16 +91,10 @@ def _status_bytes(field: str) -> int | None:
     return None
 
 
-def _available_memory() -> int | None:
-    """MemAvailable of /proc/meminfo in bytes (None when not on Linux)."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+def _limit_in_force() -> int:
+    """The memory bound, or the lower address-space limit already in force."""
+    in_force = _address_space_limit()
+    return memory_bound() if in_force is None else min(memory_bound(), in_force)
 
 
 def memory_room() -> int:
@@ -119,13 +105,8 @@ def memory_room() -> int:
     >>> 0 <= memory_room() <= memory_bound()
     True
     """
-    limit = memory_bound()
-    in_force = _address_space_limit()
-    if in_force is not None:
-        limit = min(limit, in_force)
-    used = _status_bytes("VmSize") or 0
-    room = limit - used
-    avail = _available_memory()
+    room = _limit_in_force() - (_proc_bytes("/proc/self/status", "VmSize") or 0)
+    avail = _proc_bytes("/proc/meminfo", "MemAvailable")
     if avail is not None:
         room = min(room, int(MEMORY_SHARE * avail))
     return max(0, room)
@@ -134,10 +115,7 @@ def memory_room() -> int:
 def memory_bound_sentence() -> str:
     """The sentence the command line prints when an input needs more memory than the
     bound allows."""
-    limit = memory_bound()
-    in_force = _address_space_limit()
-    if in_force is not None:
-        limit = min(limit, in_force)
+    limit = _limit_in_force()
     return (f"the computation needs more than the memory bound of {limit / 2**30:.1f} GiB "
             f"({MEMORY_SHARE:.0%} of the machine's memory); give a smaller input or a "
             "time limit")
@@ -198,6 +176,6 @@ def install_interrupt_handler() -> Callable[[], None]:
     return restore
 
 
-__all__ = ["MEMORY_SHARE", "MemoryBoundError", "physical_memory", "memory_bound",
+__all__ = ["MEMORY_SHARE", "physical_memory", "memory_bound",
            "apply_memory_bound", "memory_room", "memory_bound_sentence", "interrupted",
            "install_interrupt_handler"]

@@ -75,9 +75,8 @@ def _main(argv: list[str] | None = None) -> None:
     apply_memory_bound()
     try:
         rv = cli.main(args=argv, prog_name="clobbermania", standalone_mode=False)
-    except MemoryError as exc:
-        detail = str(exc) if isinstance(exc, ClobbermaniaError) else memory_bound_sentence()
-        _fail(detail)
+    except MemoryError:
+        _fail(memory_bound_sentence())
     except ClobbermaniaError as exc:
         _fail(str(exc))
     except click.exceptions.NoArgsIsHelpError as exc:
