@@ -174,8 +174,10 @@ def _nus_birthday(x: Fraction, u: int, n: int) -> int:
 
 
 def _is_explicit(x: Fraction, u: int, n: int) -> bool:
+    # the kernels hold a number as a float: one that a float cannot hold exactly (255 +
+    # 2^-48 needs 56 bits) is kept as a tag, so the kernels never have to switch off
     return (abs(x) <= EXPLICIT_INTEGER and x.denominator <= 1 << EXPLICIT_BITS
-            and abs(u) <= EXPLICIT_UPS and n <= EXPLICIT_NIMBER)
+            and abs(u) <= EXPLICIT_UPS and n <= EXPLICIT_NIMBER and float(x) == x)
 
 # --- the global table -------------------------------------------------------------------
 _left: list[tuple[int, ...]] = []
