@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -152,6 +153,17 @@ def _on_sigint(signum: int, frame: Any) -> None:
         pass
 
 
+def deadline_passed(deadline: float | None) -> bool:
+    """Whether a search must stop now: ``deadline`` (a ``time.perf_counter()`` time) has
+    passed, or Ctrl-C was pressed (:func:`interrupted`). The one clock test of the
+    searches that keep a bare deadline.
+
+    >>> deadline_passed(None), deadline_passed(0.0)
+    (False, True)
+    """
+    return _interrupted or deadline is not None and time.perf_counter() > deadline
+
+
 def install_interrupt_handler() -> Callable[[], None]:
     """Make Ctrl-C set the :func:`interrupted` flag instead of raising KeyboardInterrupt
     (a second Ctrl-C exits with status 130); return a function restoring the previous
@@ -178,4 +190,4 @@ def install_interrupt_handler() -> Callable[[], None]:
 
 __all__ = ["MEMORY_SHARE", "physical_memory", "memory_bound",
            "apply_memory_bound", "memory_room", "memory_bound_sentence", "interrupted",
-           "install_interrupt_handler"]
+           "deadline_passed", "install_interrupt_handler"]

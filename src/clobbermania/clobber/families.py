@@ -55,6 +55,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import NotationError, UnsupportedError
+from ..limits import deadline_passed
 from ..stones import BLACK, EMPTY, WHITE, Move, Position
 
 # -- patterns and shapes ----------------------------------------------------------------------
@@ -310,7 +311,7 @@ class _Table:
             if progress is not None:
                 progress({"done": stop - 1, "total": max_length,
                           "seconds": time.perf_counter() - t_start})
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline_passed(deadline):
                 return
 
     def value(self, fl: int, a: int, fr: int, length: int) -> int:

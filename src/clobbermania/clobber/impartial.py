@@ -62,7 +62,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ClobbermaniaError, IllegalMoveError
-from ..limits import interrupted, memory_room
+from ..limits import deadline_passed, memory_room
 from ..stones import BLACK, EMPTY, WHITE, Board, Move, Position
 
 __all__ = [
@@ -279,11 +279,6 @@ class GrundyResult:
 
 
 
-def _late(deadline: float | None) -> bool:
-    """Whether a search must stop: ``deadline`` (a perf_counter time) has passed, or
-    Ctrl-C was pressed (:func:`clobbermania.limits.interrupted`)."""
-    return interrupted() or deadline is not None and time.perf_counter() > deadline
-
 class GrundySolver:
     """A memo of component values (by canonical key) and the search that fills it.
 
@@ -385,7 +380,7 @@ class GrundySolver:
                     f"the search stopped at its memory limit of {self.memo_limit:,} stored "
                     "component values (about "
                     f"{self.memo_limit * MEMO_ENTRY_BYTES / 2**30:.1f} GiB)")
-            if _late(deadline):
+            if deadline_passed(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
 
@@ -419,7 +414,7 @@ class GrundySolver:
             pos = Position(board, cells)
         out = []
         for mv in pos.moves():
-            if _late(deadline):
+            if deadline_passed(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
             cells = bytearray(pos.cells)
@@ -437,7 +432,7 @@ class GrundySolver:
         if len(part_keys) > _PART_CACHE:
             part_keys.clear()
         for src, dst in Position.from_string(row).moves():
-            if _late(deadline):
+            if deadline_passed(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
             if dst > src:
@@ -479,7 +474,7 @@ class GrundySolver:
                 stack.pop()
                 continue
             steps += 1
-            if steps % _CLOCK_EVERY == 0 and _late(deadline):
+            if steps % _CLOCK_EVERY == 0 and deadline_passed(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
             opts = pending.get(key)

@@ -45,7 +45,7 @@ from bisect import bisect_left, insort
 
 from ..cgt import Game
 from ..errors import ClobbermaniaError
-from ..limits import interrupted
+from ..limits import deadline_passed
 from ..stones import BLACK, Position, color_from_name
 
 __all__ = ["RowSumSearch", "RowSumTimeout", "left_row_moves", "canonical_row", "negative_row"]
@@ -364,8 +364,7 @@ class RowSumSearch:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise RowSumTimeout("the node limit ran out")
-        if not self.nodes & 63 and (interrupted() or self.deadline is not None
-                                    and time.perf_counter() > self.deadline):
+        if not self.nodes & 63 and deadline_passed(self.deadline):
             raise RowSumTimeout("the time limit ran out")
         t = self._terminal(bigs, games)
         if t is not None:
@@ -388,8 +387,7 @@ class RowSumSearch:
                 break
             if c is None:
                 # the mobility of a long row lists its options: read the clock now and then
-                if not len(todo) & 15 and self.deadline is not None \
-                        and time.perf_counter() > self.deadline:
+                if not len(todo) & 15 and deadline_passed(self.deadline):
                     raise RowSumTimeout("the time limit ran out")
                 todo.append((self._mobility(*child), child))
         if not result:
