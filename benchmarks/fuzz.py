@@ -30,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import fuzzing  # noqa: E402
 
+from clobbermania.limits import physical_memory  # noqa: E402
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -112,7 +114,7 @@ def summarize(results, elapsed: float, total: float, mem: int, args) -> dict:
     lines = [
         f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
         f"machine: {platform.machine()}, {os.cpu_count()} cores, "
-        f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GB; "
+        f"{physical_memory() / 2**30:.0f} GB; "
         f"command: {cmd}",
         f"inputs: {len(results)} (seed {args.seed}); kinds: "
         + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())),

@@ -51,8 +51,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from data_paths import MCGS_DATA as MCGS_DIR
+
+from clobbermania.limits import memory_bound
+
 REPO = Path(__file__).resolve().parents[1]
-MCGS_DIR = REPO / "tests" / "data" / "mcgs"
 
 #: Verbs not fuzzed, with the reason.
 EXCLUDED = {
@@ -62,8 +65,6 @@ EXCLUDED = {
     "samegame bench": "long-running by design",
 }
 
-#: Share of the machine's memory a child may map (the project's one memory bound).
-MEMORY_SHARE = 0.40
 #: Wall-clock cap of a call without a time limit (a verb's own stated cap must hold in it).
 NO_LIMIT_CAP = 15.0
 #: Wall-clock cap of ``reproduce NAME``: a whole claim group (the cheap ones take 5-10 s
@@ -202,7 +203,6 @@ class _Ctx:
         self.files: list[tuple[str, str]] = []
         self.stdin = ""
         self.limit: float | None = None   # seconds the call may take by its options
-        self.cap: float | None = None
 
     # the time-limit option: (argv part); sets self.limit
     def time_limit(self, default: float | None = None, mult: float = 1.0,
@@ -236,7 +236,7 @@ class _Ctx:
         return "{tmp}/" + name
 
     def board_arg(self, text: str) -> str:
-        """A board given inline, as a file, or on standard input."""
+        """A board given inline or on standard input."""
         r = self.rng.random()
         if r < 0.1:
             self.stdin = text.replace("/", "\n")
@@ -611,7 +611,7 @@ def _mcgs_sample(rng: random.Random) -> tuple[str, int]:
     name = rng.choice(names)
     if name not in _MCGS_CACHE:
         path = MCGS_DIR / name
-        _MCGS_CACHE[name] = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        _MCGS_CACHE[name] = path.read_text(encoding="utf-8").splitlines()
     lines = _MCGS_CACHE[name]
     head = [ln for ln in lines if ln.startswith("{version") or ln.startswith("[")]
     cases = [ln for ln in lines if "{" in ln and not ln.startswith("{version")
@@ -917,11 +917,6 @@ def leaf_verbs() -> list[str]:
 
 # ------------------------------------------------------------------------------ running
 
-def memory_cap() -> int:
-    """Bytes of address space a child may map: MEMORY_SHARE of the physical memory."""
-    return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * MEMORY_SHARE)
-
-
 def _call_main(argv: list[str]) -> tuple[int, bool]:
     """Run ``main(argv)`` as the interpreter would: (exit status, traceback printed)."""
     from clobbermania.cli import main
@@ -1006,7 +1001,7 @@ class Runner:
     def __init__(self, jobs: int = 1, mem_bytes: int | None = None,
                  workdir: str | None = None):
         self.jobs = max(1, jobs)
-        self.mem = mem_bytes or memory_cap()
+        self.mem = mem_bytes or memory_bound()   # the project's one memory bound
         self.root = Path(workdir or tempfile.mkdtemp(prefix="clobbermania-fuzz-"))
         self.root.mkdir(parents=True, exist_ok=True)
         self.db = str(self.root / "db")

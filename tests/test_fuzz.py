@@ -63,8 +63,8 @@ def test_a_finding_is_caught():
 
 def test_every_verb_is_fuzzed(figures):
     assert figures["inputs"] == INPUTS
-    assert set(figures["verbs"]) == set(fuzzing.VERBS) - {"reproduce"} or \
-        set(figures["verbs"]) == set(fuzzing.VERBS)
+    # seed 2026 draws every verb, reproduce (weight 0.1) included, within 300 inputs
+    assert set(figures["verbs"]) == set(fuzzing.VERBS)
     # valid inputs run and bad ones are refused: both kinds of answer occur
     assert figures["exit_codes"].get("0", 0) > INPUTS // 5
     assert figures["exit_codes"].get("2", 0) > INPUTS // 5
