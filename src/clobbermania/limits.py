@@ -24,7 +24,10 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from .errors import NotationError, UnsupportedError
 
 #: The share of physical memory a clobbermania process may take (address space).
 MEMORY_SHARE = 0.4
@@ -153,6 +156,27 @@ def _on_sigint(signum: int, frame: Any) -> None:
         pass
 
 
+def read_capped_text(path: str | Path, limit: int, what: str) -> str:
+    """The UTF-8 text of the file at ``path``, refused in one sentence naming it as
+    ``what`` when it has more than ``limit`` bytes (before it is read), cannot be read,
+    or is not UTF-8 (naming the first bad byte). The one reader of input files.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > limit:
+            raise UnsupportedError(f"{what} {str(p)[:80]!r} has {size:,} bytes; the limit "
+                                   f"is {limit:,}")
+        data = p.read_bytes()
+    except OSError as exc:
+        raise NotationError(f"cannot read {what} {str(p)[:80]!r}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotationError(f"{what} {str(p)[:80]!r} is not UTF-8 text (byte {exc.start:,} "
+                            f"is {data[exc.start]:#04x})") from None
+
+
 def deadline_passed(deadline: float | None) -> bool:
     """Whether a search must stop now: ``deadline`` (a ``time.perf_counter()`` time) has
     passed, or Ctrl-C was pressed (:func:`interrupted`). The one clock test of the
@@ -190,4 +214,4 @@ def install_interrupt_handler() -> Callable[[], None]:
 
 __all__ = ["MEMORY_SHARE", "physical_memory", "memory_bound",
            "apply_memory_bound", "memory_room", "memory_bound_sentence", "interrupted",
-           "deadline_passed", "install_interrupt_handler"]
+           "deadline_passed", "read_capped_text", "install_interrupt_handler"]

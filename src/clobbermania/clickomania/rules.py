@@ -39,6 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import BoardError, IllegalMoveError, NotationError, UnsupportedError
+from ..limits import read_capped_text
 from ..stones import _column_index, column_name
 
 #: The characters of colours 0..35, in order; ``.`` is an empty cell.
@@ -489,16 +490,7 @@ def _is_dir(path: Path) -> bool:
 def read_board_file(path: str | Path) -> str:
     """The text of a board file, refused (before it is read) when it holds more than
     :data:`MAX_BOARD_TEXT` bytes, or when it is not UTF-8 text."""
-    size = Path(path).stat().st_size
-    if size > MAX_BOARD_TEXT:
-        raise UnsupportedError(f"board file {str(path)!r} has {size:,} bytes; the limit "
-                               f"is {MAX_BOARD_TEXT:,}")
-    data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise NotationError(f"board file {str(path)!r} is not UTF-8 text (byte "
-                            f"{exc.start:,} is {data[exc.start]:#04x})") from None
+    return read_capped_text(path, MAX_BOARD_TEXT, "board file")
 
 
 def load_board(board_or_file: str, max_cells: int = LOAD_MAX_CELLS) -> Board:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import NotationError, UnsupportedError
+from ..limits import read_capped_text
 
 #: :func:`brute_force` refuses formulas with more variables (2^20 assignments).
 BRUTE_FORCE_MAX_VARIABLES = 20
@@ -246,11 +247,8 @@ def load_formula(text_or_path: str, max_clause_length: int | None = 3) -> Formul
             or text_or_path.startswith(("/", "~", "./"))):
         p = _existing_file(text_or_path)
         if p is not None:
-            size = p.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise UnsupportedError(f"the formula file {text_or_path[:80]!r} has "
-                                       f"{size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
-            return parse_formula(p.read_text(encoding="utf-8"), max_clause_length)
+            return parse_formula(read_capped_text(p, MAX_FILE_BYTES, "formula file"),
+                                 max_clause_length)
         if (not text_or_path.startswith("~") or text_or_path.startswith("~/")
                 or text_or_path.endswith((".cnf", ".dimacs", ".txt"))):
             raise NotationError(f"no formula file {text_or_path[:80]!r}")

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ClobbermaniaError, NotationError, UnsupportedError
+from ..limits import read_capped_text
 from ..stones import Position
 from .impartial import RowValues, nim_sum, solver_for
 
@@ -286,20 +287,7 @@ def read_test_text(path: str | Path) -> str:
     """The text of a ``.test`` file: refused (one sentence) when it is larger than
     :data:`MAX_TEST_FILE_BYTES` (before it is read) or is not UTF-8 text (naming the
     first bad byte's offset)."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_TEST_FILE_BYTES:
-            raise UnsupportedError(f"test file {str(p)!r} has {size:,} bytes; the limit is "
-                                   f"{MAX_TEST_FILE_BYTES:,}")
-        data = p.read_bytes()
-    except OSError as exc:
-        raise NotationError(f"cannot read test file {str(p)!r}: {exc.strerror}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise NotationError(f"test file {str(p)!r} is not UTF-8 text (byte {exc.start:,} "
-                            f"is {data[exc.start]:#04x})") from None
+    return read_capped_text(path, MAX_TEST_FILE_BYTES, "test file")
 
 
 def read_directory(directory: str | Path, pattern: str = "*.test") -> list[TestCase]:
