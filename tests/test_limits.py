@@ -267,7 +267,7 @@ def test_missing_choice_option_is_one_line(capsys):
 def test_playout_and_node_limits_capped(capsys):
     # 300 nines once overflowed the float comparison of the playout budget
     refused(capsys, "samegame", "play", "/".join("0" * 20), "--max-playouts", "9" * 300,
-            words=("10^15",))
+            words=("1,000,000,000,000,000",))
     code, out, err = run_cli(capsys, "samegame", "play", "0/0", "--max-playouts",
                              str(10 ** 15), "--json")
     assert code == 0 and json.loads(out)["score"] > 0, err

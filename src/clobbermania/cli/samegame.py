@@ -31,7 +31,7 @@ def _check_playouts(value: int | None) -> None:
 
     if value is not None and not 1 <= value <= MAX_PLAYOUTS:
         shown = str(value) if len(str(value)) <= 30 else f"{str(value)[:12]}..."
-        raise NotationError(f"--max-playouts must be between 1 and 10^15, not {shown}")
+        raise NotationError(f"--max-playouts must be between 1 and {MAX_PLAYOUTS:,}, not {shown}")
 
 
 def _check_workers(value: int) -> None:

@@ -244,7 +244,8 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
                             f"not {time_limit}")
     if max_playouts is not None and not 1 <= max_playouts <= MAX_PLAYOUTS:
         shown = str(max_playouts) if len(str(max_playouts)) <= 30 else "a larger number"
-        raise NotationError(f"the playout limit must be between 1 and 10^15, not {shown}")
+        raise NotationError(f"the playout limit must be between 1 and {MAX_PLAYOUTS:,}, "
+                            f"not {shown}")
     if first_width < 1 or max_width < first_width:
         raise NotationError("beam widths must satisfy 1 <= first_width <= max_width")
     if not 1 <= restarts <= MAX_RESTARTS:
