@@ -1088,29 +1088,19 @@ def _simplify_plain(Ls: set[int], Rs: set[int]) -> int:
         changed = False
         blocks: list[tuple[bool, _HugeBlock]] = []
         newL: set[int] = set()
-        for a in GL:
-            try:
-                rep = raw.reverse(a, True)
-            except _HugeBlock as block:
-                blocks.append((True, block))
-                continue
-            if rep is None:
-                newL.add(a)
-            else:
-                newL.update(rep)               # bypass: replace A by A^RL
-                changed = True
         newR: set[int] = set()
-        for b in GR:
-            try:
-                rep = raw.reverse(b, False)
-            except _HugeBlock as block:
-                blocks.append((False, block))
-                continue
-            if rep is None:
-                newR.add(b)
-            else:
-                newR.update(rep)
-                changed = True
+        for left, opts, new in ((True, GL, newL), (False, GR, newR)):
+            for a in opts:
+                try:
+                    rep = raw.reverse(a, left)
+                except _HugeBlock as block:
+                    blocks.append((left, block))
+                    continue
+                if rep is None:
+                    new.add(a)
+                else:
+                    new.update(rep)            # bypass: replace A by A^RL (A^LR on the right)
+                    changed = True
         if blocks:
             # {x, x*, ..., x*(n-1) | the same} is x + *n: the one huge form with a tag
             (s1, b1), (s2, b2) = blocks[0], blocks[-1]
