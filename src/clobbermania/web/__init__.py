@@ -1,0 +1,1 @@
+"""The local web application of ``clobbermania serve`` (docs/web.md)."""
