@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean clean-cache
+.PHONY: demo test lint bench clean clean-cache screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +29,20 @@ demo: $(VENV)/.installed
 	$(BIN)/clobbermania reproduce clickomania
 	$(BIN)/clobbermania clickomania solve 12213/21132/13321/32113 --maximize --svg clickomania.svg
 	@echo "picture of the clicks written to clickomania.svg"
+	@echo
+	@echo "To play every game in the browser, start the local web application:"
+	@echo "  $(BIN)/clobbermania serve --open     (http://127.0.0.1:8000/, Ctrl-C stops it)"
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
+
+# The browser tests' screenshots, copied to docs/img/ where the README and docs/web.md show
+# them (needs Debian's chromium).
+screenshots: $(VENV)/.installed-dev
+	CLOBBERMANIA_SCREENSHOTS=docs/img CLOBBERMANIA_REQUIRE_BROWSER=1 \
+		$(BIN)/python -m pytest -p no:cacheprovider tests/web/test_browser.py
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/solitaire.py
