@@ -216,6 +216,22 @@ def _ints(text: str, what: str) -> list[int]:
         raise BoardError(f"bad {what} size {text[:40]!r}: expected integers") from None
 
 
+#: The kinds of built-in graph specs (``kind:args``); any other SPEC names an edge-list
+#: file.
+GRAPH_KINDS = ("grid", "path", "cycle", "tree", "complete", "hamming", "hypercube")
+
+
+def is_builtin_spec(spec: str) -> bool:
+    """Whether ``spec`` names a built-in graph (``cycle:6``, ``grid:3x4``, ...), which
+    :func:`parse_graph_spec` builds without reading a file, rather than an edge-list file.
+
+    >>> is_builtin_spec("cycle:6"), is_builtin_spec("Hypercube:3"), is_builtin_spec("g.txt")
+    (True, True, False)
+    """
+    kind, sep, _ = spec.strip().partition(":")
+    return bool(sep) and kind.lower() in GRAPH_KINDS
+
+
 def parse_graph_spec(spec: str) -> Board:
     """Build the board named by a ``--graph`` SPEC.
 
@@ -231,7 +247,7 @@ def parse_graph_spec(spec: str) -> Board:
     s = spec.strip()
     kind, sep, arg = s.partition(":")
     kind = kind.lower()
-    if sep and kind in {"grid", "path", "cycle", "tree", "complete", "hamming", "hypercube"}:
+    if is_builtin_spec(s):
         if kind == "grid":
             m = re.fullmatch(r"\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*", arg)
             if not m:
