@@ -39,16 +39,21 @@ def check_drawable(board: Board) -> None:
                          f"(limit {DRAW_LIMIT} cells)")
 
 
-def _board_parts(board: Board, size: float, outline: Sequence[Square] = ()) -> list[str]:
+def _board_parts(board: Board, size: float, outline: Sequence[Square] = (),
+                 interactive: bool = False) -> list[str]:
     parts = [f'<rect x="0" y="0" width="{_num(board.width * size)}" '
              f'height="{_num(board.height * size)}" fill="#f4f4f4" stroke="#999"/>']
     for c, col in enumerate(board.columns):
         for h, x in enumerate(col):
             r = board.height - 1 - h
-            parts.append(f'<rect class="block" x="{_num(c * size + 1)}" y="{_num(r * size + 1)}"'
-                         f' width="{_num(size - 2)}" height="{_num(size - 2)}" rx="{_num(size/6)}"'
+            name = board.square_name((r, c))
+            hit = (f' data-square="{name}" data-color="{x}" tabindex="0" role="button" '
+                   f'aria-label="{name}"') if interactive else ""
+            parts.append(f'<rect class="block"{hit} x="{_num(c * size + 1)}" '
+                         f'y="{_num(r * size + 1)}" width="{_num(size - 2)}" '
+                         f'height="{_num(size - 2)}" rx="{_num(size/6)}"'
                          f' fill="{PALETTE[x % len(PALETTE)]}"><title>{COLOR_CHARS[x]} '
-                         f'{board.square_name((r, c))}</title></rect>')
+                         f'{name}</title></rect>')
     for r, c in outline:
         parts.append(f'<rect class="clicked" x="{_num(c * size + 2)}" y="{_num(r * size + 2)}" '
                      f'width="{_num(size - 4)}" height="{_num(size - 4)}" fill="none" '
@@ -56,8 +61,18 @@ def _board_parts(board: Board, size: float, outline: Sequence[Square] = ()) -> l
     return parts
 
 
-def clickomania_svg(board: Board, *, size: int = 24, title: str | None = None) -> str:
-    """A standalone SVG document of ``board``; cells are ``size`` pixels."""
+def clickomania_svg(board: Board, *, size: int = 24, title: str | None = None,
+                    interactive: bool = False) -> str:
+    """A standalone SVG document of ``board``; cells are ``size`` pixels.
+
+    ``interactive`` (for the web pages) gives every block ``data-square`` (its name in
+    the board as it stands, ``a1`` top-left: any square of a group clicks the group),
+    ``data-color`` and ``tabindex="0"``; empty cells get none.
+
+    >>> svg = clickomania_svg(Board.from_string("1./12"), interactive=True)
+    >>> svg.count('data-square='), 'data-square="b2"' in svg, 'data-square="b1"' in svg
+    (3, True, False)
+    """
     check_drawable(board)
     top = 0.0
     body = []
@@ -68,7 +83,7 @@ def clickomania_svg(board: Board, *, size: int = 24, title: str | None = None) -
         width = max(width, len(title) * font * 0.6)
         body.append(_text(width / 2, top / 2, title, font, "title"))
     body.append(f'<g class="board" transform="translate(0,{_num(top)})">'
-                + "".join(_board_parts(board, size)) + "</g>")
+                + "".join(_board_parts(board, size, interactive=interactive)) + "</g>")
     return _document(width, top + board.height * size, body, title)
 
 

@@ -4,11 +4,16 @@ Grid boards are drawn as a tinted checkerboard with coordinates; general graphs 
 vertices on a circle joined by their edges. Stones are ``<circle>`` elements with
 ``class="stone black"`` or ``class="stone white"``; each board is one ``<g class="board">``.
 Boards of more than :data:`LABEL_LIMIT` squares are drawn without labels and smaller.
+An *interactive* drawing (for the web pages) adds on top one transparent hit element per
+square or vertex, ``class="hit" data-square="a1"`` (the name ``Board.square_name``
+gives), so that a page matches a click to a square without computing any layout.
 
 >>> from clobbermania.stones import Position
 >>> svg = position_svg(Position.from_string("xo./ox."))
 >>> svg.startswith("<svg"), svg.count('class="stone ')
 (True, 4)
+>>> position_svg(Position.from_string("xo./ox."), interactive=True).count('class="hit"')
+6
 """
 
 from __future__ import annotations
@@ -93,16 +98,28 @@ def _arrow(x1: float, y1: float, x2: float, y2: float, scale: float) -> str:
     return "".join(out)
 
 
-def _draw_board(position: Position, size: float, highlight: Move | None) -> _Drawing:
-    """Draw ``position`` (squares of ``size`` pixels) with ``highlight`` as an arrow."""
+def _hit(shape: str, geometry: str, name: str) -> str:
+    """One transparent element that takes the pointer (and keyboard focus) for the square
+    ``name``: filled with opacity 0, so that it receives clicks where ``fill="none"``
+    would not."""
+    label = escape(name)
+    return (f'<{shape} class="hit" data-square="{label}" {geometry} fill="#000" '
+            f'fill-opacity="0" tabindex="0" role="button" aria-label="{label}"/>')
+
+
+def _draw_board(position: Position, size: float, highlight: Move | None,
+                interactive: bool = False) -> _Drawing:
+    """Draw ``position`` (squares of ``size`` pixels) with ``highlight`` as an arrow, and,
+    when ``interactive``, a hit element on top of each square."""
     board = position.board
     check_highlight(board, highlight)
     if board.is_grid:
-        return _draw_grid(position, size, highlight)
-    return _draw_graph(position, size, highlight)
+        return _draw_grid(position, size, highlight, interactive)
+    return _draw_graph(position, size, highlight, interactive)
 
 
-def _draw_grid(position: Position, size: float, highlight: Move | None) -> _Drawing:
+def _draw_grid(position: Position, size: float, highlight: Move | None,
+               interactive: bool = False) -> _Drawing:
     board = position.board
     rows, cols = board.rows, board.cols
     labels = board.n <= LABEL_LIMIT
@@ -146,10 +163,18 @@ def _draw_grid(position: Position, size: float, highlight: Move | None) -> _Draw
             parts.append(_stone(*centre(v), radius, cell, line))
     if highlight is not None:
         parts.append(_arrow(*centre(highlight.src), *centre(highlight.dst), size))
+    if interactive:
+        parts.append('<g class="hits">')
+        for v in range(board.n):
+            r, c = divmod(v, cols)
+            parts.append(_hit("rect", f'x="{_num(left + c * size)}" y="{_num(top + r * size)}" '
+                                      f'width="{sq}" height="{sq}"', board.square_name(v)))
+        parts.append("</g>")
     return d
 
 
-def _draw_graph(position: Position, size: float, highlight: Move | None) -> _Drawing:
+def _draw_graph(position: Position, size: float, highlight: Move | None,
+                interactive: bool = False) -> _Drawing:
     board = position.board
     n = board.n
     labels = n <= LABEL_LIMIT
@@ -197,6 +222,16 @@ def _draw_graph(position: Position, size: float, highlight: Move | None) -> _Dra
                                anchor=anchor))
     if highlight is not None:
         parts.append(_arrow(*points[highlight.src], *points[highlight.dst], spacing))
+    if interactive:
+        # a disc a little larger than the vertex (vertices are ``spacing`` apart on the
+        # circle, so neighbouring discs do not overlap)
+        hit_r = _num(min(spacing * 0.48, rv * 1.5))
+        parts.append('<g class="hits">')
+        for v in range(n):
+            x, y = points[v]
+            parts.append(_hit("circle", f'cx="{_num(x)}" cy="{_num(y)}" r="{hit_r}"',
+                              board.square_name(v)))
+        parts.append("</g>")
     return d
 
 
@@ -214,19 +249,26 @@ def position_svg(
     size: int = 40,
     highlight: Move | None = None,
     title: str | None = None,
+    interactive: bool = False,
 ) -> str:
     """A standalone SVG document of ``position``; squares are ``size`` pixels.
 
     ``highlight`` draws an arrow from the move's source to its destination; ``title`` is
-    shown above the board (and as the document's ``<title>``).
+    shown above the board (and as the document's ``<title>``). ``interactive`` adds, on
+    top of everything, one transparent ``class="hit"`` element per square (a rectangle)
+    or vertex (a disc) with ``data-square`` its name (``a1``, or the vertex label) and
+    ``tabindex="0"``: the web pages read the clicked square from it.
 
     >>> from clobbermania.stones import Move, Position
     >>> p = Position.from_string("xo").play(Move(0, 1))
     >>> svg = position_svg(p, highlight=Move(0, 1), title="a1-b1")
     >>> svg.count('class="stone black"'), 'class="highlight"' in svg
     (1, True)
+    >>> svg = position_svg(p, interactive=True)
+    >>> svg.count('class="hit" data-square="a1"'), svg.count('class="hit"')
+    (1, 2)
     """
-    drawing = _draw_board(position, size, highlight)
+    drawing = _draw_board(position, size, highlight, interactive)
     body: list[str] = []
     top = 0.0
     width = drawing.width
