@@ -10,8 +10,8 @@ prints, shared by the command line and the web server (docs/web.md).
 
 This layer sits below ``cli`` and ``web`` and imports neither.
 
->>> call("cgt/value", {"expr": "{0|^}"})["value"]
-'^*'
+>>> call("cgt/value", {"expr": "{0|^}"})["value"]   # {0|up} = double-up star
+'^^*'
 """
 
 from __future__ import annotations

@@ -10,10 +10,18 @@ from contextlib import contextmanager
 
 import click
 
-from ..errors import ClobbermaniaError, NotationError
-from ..graphs import parse_graph_spec
+from ..api.verbs import check_time_limit
+from ..api.verbs import load_position as api_load_position
+from ..errors import ClobbermaniaError
 from ..render import text_drawing
 from ..stones import MAX_BOARD_TEXT, Move, Position, opponent
+
+
+def board_text(board: str) -> str:
+    """The text of the BOARD argument: ``-`` reads it from standard input."""
+    if board == "-":  # read one character past the cap, so a longer text is refused
+        return sys.stdin.read(MAX_BOARD_TEXT + 1)
+    return board
 
 
 def load_position(board: str, graph: str | None = None) -> Position:
@@ -21,11 +29,7 @@ def load_position(board: str, graph: str | None = None) -> Position:
 
     ``-`` reads the board from standard input.
     """
-    if board == "-":  # read one character past the cap, so a longer text is refused
-        board = sys.stdin.read(MAX_BOARD_TEXT + 1)
-    if graph is None:
-        return Position.from_string(board)
-    return Position.from_string(board, parse_graph_spec(graph))
+    return api_load_position(board_text(board), graph)
 
 
 def emit_json(obj: dict, seconds: float | None = None) -> None:
@@ -73,13 +77,6 @@ def write_clicks_svg(svg_file: str | None, board, moves) -> None:
     from ..render.clickomania import clickomania_sequence_svg
 
     write_svg(svg_file, lambda: clickomania_sequence_svg(board, list(moves)))
-
-
-def check_time_limit(value: float | None) -> float | None:
-    """The time limit, refused unless a finite positive number (no limit: omit it)."""
-    if value is not None and not 0 < value < float("inf"):
-        raise NotationError(f"--time-limit must be a positive number of seconds, not {value}")
-    return value
 
 
 def _stones_progress(label: str, info: dict) -> str:
@@ -170,6 +167,6 @@ def play_in_terminal(position: Position, computer_first: bool,
         computer_turn = True
 
 
-__all__ = ["load_position", "emit_json", "check_time_limit", "progress_reporter",
+__all__ = ["load_position", "board_text", "emit_json", "check_time_limit", "progress_reporter",
            "read_line", "play_in_terminal", "write_svg", "write_clicks_svg",
            "check_clicks_drawable"]

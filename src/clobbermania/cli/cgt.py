@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 import click
 
-from ..cgt import Game, parse
-from ..cgt.game import TimeLimitReached, time_limit
-from ..errors import UnsupportedError
+from ..api.verbs import CGT_TIME_LIMIT, cgt_compare, cgt_value
 from ._common import emit_json
 
 #: The default of ``--time-limit`` for ``cgt value`` and ``cgt compare``, in seconds.
-DEFAULT_TIME_LIMIT = 60.0
+DEFAULT_TIME_LIMIT = CGT_TIME_LIMIT
 
 _time_limit_option = click.option(
     "--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True),
@@ -20,22 +16,8 @@ _time_limit_option = click.option(
     help="Give up after this many seconds: a canonical form has no useful partial answer, "
          "so running out is an error (exit 2), not a bound.")
 
-
-def _bounded(run):
-    """Run ``run()`` (the whole computation) refusing, with one sentence, games whose
-    recursion is deeper than Python's stack allows."""
-    try:
-        return run()
-    except RecursionError:
-        raise UnsupportedError("the game is nested too deeply for the engine's recursion "
-                               "(see cgt.game.MAX_DEPTH)") from None
-
 _OUTCOME_TEXT = {"L": "Left (x) wins", "R": "Right (o) wins",
                  "N": "the first player wins", "P": "the second player wins"}
-
-
-def _frac(x) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -73,51 +55,19 @@ def value_cmd(expr: str, as_json: bool, time_limit_s: float) -> None:
     Example:
       clobbermania cgt value "{0|^}" --json
     """
-    t0 = time.perf_counter()
-
-    refused: dict[str, str] = {}
-
-    def capped(name, compute):
-        # a cap on atomic weight or reduced form leaves the rest of the answer standing;
-        # running out of time does not
-        try:
-            return compute()
-        except TimeLimitReached:
-            raise
-        except UnsupportedError as exc:
-            refused[name] = str(exc)
-            return None
-
-    def run():
-        with time_limit(time_limit_s):
-            g = parse(expr)
-            aw = capped("atomic_weight", g.atomic_weight) if g.is_all_small else None
-            red = capped("reduced", g.reduced)
-            return g, aw, {
-                "value": str(g),
-                "outcome": g.outcome,
-                "mean": _frac(g.mean),
-                "temperature": _frac(g.temperature),
-                "atomic_weight": None if aw is None else str(aw),
-                "reduced": None if red is None else str(red),
-                "birthday": g.birthday,
-            }
-
-    g, aw, info = _bounded(run)
-    if refused:
-        info["refused"] = refused
-    info["seconds"] = round(time.perf_counter() - t0, 6)
+    answer = cgt_value(expr=expr, time_limit=time_limit_s)
+    info = answer.obj
     if as_json:
         emit_json(info)
         return
     click.echo(info["value"])
     click.echo(f"outcome: {info['outcome']} ({_OUTCOME_TEXT[info['outcome']]})")
     click.echo(f"mean: {info['mean']}   temperature: {info['temperature']}")
-    if aw is not None:
+    if info["atomic_weight"] is not None:
         click.echo(f"atomic weight: {info['atomic_weight']}")
     red = info["reduced"] if info["reduced"] is not None else "not computed"
     click.echo(f"reduced canonical form: {red}   birthday: {info['birthday']}")
-    for name, why in refused.items():
+    for name, why in info.get("refused", {}).items():
         click.echo(f"{name.replace('_', ' ')} not computed: {why}")
 
 
@@ -133,16 +83,8 @@ def compare_cmd(g: str, h: str, as_json: bool, time_limit_s: float) -> None:
     Example:
       clobbermania cgt compare "{0|*}" "^"        # prints =
     """
-    t0 = time.perf_counter()
-
-    def run():
-        with time_limit(time_limit_s):
-            a, b = parse(g), parse(h)
-            return Game.compare(a, b), str(a), str(b)
-
-    rel, sa, sb = _bounded(run)
+    answer = cgt_compare(g=g, h=h, time_limit=time_limit_s)
     if as_json:
-        emit_json({"relation": rel, "left": sa, "right": sb,
-                   "seconds": round(time.perf_counter() - t0, 6)})
+        emit_json(answer.obj)
         return
-    click.echo(rel)
+    click.echo(answer.result)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ._common import check_time_limit, emit_json, write_clicks_svg
+from ..api.verbs import clickomania_column
+from ._common import emit_json, write_clicks_svg
 
 #: Moves printed in the human-readable output before "... N more".
 SHOWN_MOVES = 60
@@ -36,13 +37,11 @@ def column_cmd(string, method, time_limit, as_json, svg_file) -> None:
       clobbermania clickomania column 1/2/2/1/2/2/1 --method two-color --json
       clobbermania clickomania column 1213312 --method brute
     """
-    from ..clickomania.column import solve_column
-
-    check_time_limit(time_limit)
-    result = solve_column(string, method=method.lower(), time_limit=time_limit)
+    answer = clickomania_column(board=string, method=method, time_limit=time_limit)
+    result = answer.result
     write_clicks_svg(svg_file, result.puzzle.board, result.moves)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(answer.obj)
         return
     p = result.puzzle
     click.echo(f"one-column Clickomania: {p.describe()}")

@@ -6,14 +6,8 @@ import sys
 
 import click
 
-from ..clickomania.rules import load_board
-from ._common import (
-    check_clicks_drawable,
-    check_time_limit,
-    emit_json,
-    progress_reporter,
-    write_clicks_svg,
-)
+from ..api.verbs import clickomania_solve
+from ._common import check_clicks_drawable, emit_json, progress_reporter, write_clicks_svg
 
 
 def _removed(label: str, info: dict) -> str:
@@ -41,17 +35,15 @@ def solve_cmd(board_or_file, maximize, time_limit, as_json, svg_file) -> None:
       clobbermania clickomania solve 1212/1122/2211
       clobbermania clickomania solve 121/212/121 --maximize --json
     """
-    from ..clickomania.solver import solve_clickomania
-
-    board = load_board(board_or_file)
-    check_time_limit(time_limit)
-    check_clicks_drawable(svg_file, board)
     with progress_reporter("solving", _removed) as progress:
-        result = solve_clickomania(board, maximize=maximize, time_limit=time_limit,
+        answer = clickomania_solve(board=board_or_file, maximize=maximize,
+                                   time_limit=time_limit,
+                                   before_search=lambda b: check_clicks_drawable(svg_file, b),
                                    progress=progress)
+    result, board = answer.result, answer.position
     write_clicks_svg(svg_file, board, result.moves)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(answer.obj)
         return
     from ..render.clickomania import clickomania_text
 

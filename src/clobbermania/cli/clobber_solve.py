@@ -10,11 +10,12 @@ from pathlib import Path
 
 import click
 
-from ..clobber.search import choose_move, perft_counts, solve_outcome
+from ..api.verbs import clobber_solve
+from ..clobber.search import choose_move, perft_counts
 from ..errors import NotationError
 from ..render import text_drawing
 from ..stones import BLACK, COLOR_NAMES, color_from_name, opponent
-from ._common import check_time_limit, emit_json, load_position, play_in_terminal
+from ._common import board_text, check_time_limit, emit_json, load_position, play_in_terminal
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
@@ -41,12 +42,11 @@ def solve_cmd(board, first, graph, time_limit, as_json) -> None:
       clobbermania clobber solve xoxo/oxox/xoxo --first black --json
       clobbermania clobber solve xoxox/oxoxo/xoxox/oxoxo --first white --time-limit 30
     """
-    position = load_position(board, graph)
-    check_time_limit(time_limit)
-    r = solve_outcome(position, color_from_name(first), time_limit=time_limit)
+    answer = clobber_solve(board=board_text(board), first=first, graph=graph,
+                           time_limit=time_limit)
+    r, position = answer.result, answer.position
     if as_json:
-        out = r.to_dict()
-        emit_json(out)
+        emit_json(answer.obj)
         return
     click.echo(text_drawing(position))
     if r.winner is None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 import click
 
-from ..clobber.values import ValueTimeout, value_result
+from ..api.verbs import clobber_value
+from ..clobber.values import ValueTimeout
 from ..render import text_drawing
-from ._common import check_time_limit, emit_json, emit_unknown, load_position
+from ._common import board_text, emit_json, emit_unknown
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
@@ -40,18 +39,13 @@ def value_cmd(board, graph, time_limit, as_json) -> None:
       clobbermania clobber value xoxo/oxox --json
       clobbermania clobber value xoxoxo --graph cycle:6
     """
-    t0 = time.perf_counter()
-    position = load_position(board, graph)
-    check_time_limit(time_limit)
-    try:
-        r = value_result(position, time_limit=time_limit)
-    except ValueTimeout as exc:
-        emit_unknown(as_json, {"value": None, "outcome": None, "atomic_weight": None,
-                               "board": position.text()}, exc, time.perf_counter() - t0)
-        return
-    seconds = time.perf_counter() - t0
+    answer = clobber_value(board=board_text(board), graph=graph, time_limit=time_limit)
+    r, position, seconds = answer.result, answer.position, answer.obj["seconds"]
     if as_json:
-        emit_json({**r.to_dict(), "exact": True, "board": position.text()}, seconds)
+        emit_json(answer.obj)
+        return
+    if isinstance(r, ValueTimeout):
+        emit_unknown(False, answer.obj, r, seconds)
         return
     click.echo(f"Clobber on {position.board.describe()}")
     click.echo(text_drawing(position))

@@ -4,30 +4,17 @@ and a game against the computer opponent."""
 from __future__ import annotations
 
 import random
-import time
 
 import click
 
-from ..clobber.impartial import GrundyTimeout, choose_move, grundy_value
+from ..api.verbs import grundy_value, open_db
+from ..clobber.impartial import GrundyTimeout, choose_move
 from ..render import text_drawing
-from ._common import check_time_limit, emit_json, load_position, play_in_terminal
+from ._common import board_text, check_time_limit, emit_json, load_position, play_in_terminal
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; CONFIG gives vertex "
               "colours in vertex order.")
-
-
-def open_db(db_dir: str | None):
-    """The row database of ``--db``; without it, the default one when it has been built
-    there (else None: every part is searched)."""
-    from ..clobber.rowdb import RowDatabase, RowDatabaseError
-
-    if db_dir is not None:
-        return RowDatabase.open(db_dir)
-    try:
-        return RowDatabase.open(None)
-    except RowDatabaseError:
-        return None
 
 
 @click.command("value")
@@ -53,28 +40,15 @@ def value_cmd(config, graph, db_dir, time_limit, as_json) -> None:
       clobbermania grundy value xox/oxo/xox
       clobbermania grundy value xoxoxo --graph cycle:6
     """
-    t0 = time.perf_counter()
-    position = load_position(config, graph)
-    check_time_limit(time_limit)
-    db = open_db(db_dir)
-    db_path = str(db.path) if db is not None and hasattr(db, "path") else None
-    try:
-        result = grundy_value(position, db=db, time_limit=time_limit)
-    except GrundyTimeout as exc:
-        if as_json:
-            emit_json({"grundy": None, "winning_moves": None, "exact": False,
-                       "board": position.text(), "db": db_path,
-                       "seconds": round(time.perf_counter() - t0, 6)})
-        else:
-            click.echo(text_drawing(position))
-            click.echo(f"Grundy value: unknown ({exc})")
-        return
+    answer = grundy_value(board=board_text(config), graph=graph, time_limit=time_limit,
+                          db_dir=db_dir)
+    result, position, db_path = answer.result, answer.position, answer.obj["db"]
     if as_json:
-        out = result.to_dict()
-        out["board"] = position.text()
-        out["db"] = db_path
-        out["seconds"] = round(time.perf_counter() - t0, 6)
-        emit_json(out)
+        emit_json(answer.obj)
+        return
+    if isinstance(result, GrundyTimeout):
+        click.echo(text_drawing(position))
+        click.echo(f"Grundy value: unknown ({result})")
         return
     click.echo(f"Impartial Clobber on {position.board.describe()}")
     click.echo(text_drawing(position))
@@ -87,7 +61,7 @@ def value_cmd(config, graph, db_dir, time_limit, as_json) -> None:
         click.echo(f"parts: {parts}")
     source = f"; {result.db_lookups} looked up in {db_path}" if db_path else ""
     click.echo(f"searched: {result.searched:,} part values{source}   "
-               f"seconds: {time.perf_counter() - t0:.3f}")
+               f"seconds: {answer.obj['seconds']:.3f}")
 
 
 @click.command("play")

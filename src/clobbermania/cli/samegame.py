@@ -8,6 +8,14 @@ from pathlib import Path
 
 import click
 
+from ..api.verbs import (
+    SAMEGAME_TIME_LIMIT,
+    check_playouts,
+    check_workers,
+    default_restarts,
+    left_penalties,
+    samegame_play,
+)
 from ..errors import NotationError
 from ._common import (
     check_clicks_drawable,
@@ -26,48 +34,6 @@ def _beam_progress(label: str, info: dict) -> str:
             f"{info['level']}, {info['playouts']:,} playouts, {info['seconds']:.1f} s")
 
 
-def _check_playouts(value: int | None) -> None:
-    from ..clickomania.samegame import MAX_PLAYOUTS
-
-    if value is not None and not 1 <= value <= MAX_PLAYOUTS:
-        shown = str(value) if len(str(value)) <= 30 else f"{str(value)[:12]}..."
-        raise NotationError(f"--max-playouts must be between 1 and {MAX_PLAYOUTS:,}, not {shown}")
-
-
-def _check_workers(value: int) -> None:
-    from ..clickomania.samegame import MAX_WORKERS
-
-    if not 1 <= value <= MAX_WORKERS:
-        raise NotationError(f"--workers must be between 1 and {MAX_WORKERS}, not {value}")
-
-
-def _restarts(value: int | None) -> int:
-    # the default lives in the library (imported late: the CLI starts without numba);
-    # the library also refuses bad values
-    from ..clickomania.samegame import RESTARTS
-
-    return RESTARTS if value is None else value
-
-
-def _left_penalties(value: str | None) -> list[int]:
-    """``--left-penalty``: one penalty, or a comma list that cycles over the searches."""
-    from ..clickomania.samegame import LEFT_PENALTY, MAX_LEFT_PENALTY
-
-    if value is None:
-        return [LEFT_PENALTY]
-    out = []
-    for part in value.split(","):
-        try:
-            out.append(int(part))
-        except ValueError:
-            raise NotationError(f"--left-penalty takes whole numbers separated by commas, "
-                                f"not {part.strip()!r}") from None
-        if not 0 <= out[-1] <= MAX_LEFT_PENALTY:
-            raise NotationError(f"the penalty a block left must be between 0 and "
-                                f"{MAX_LEFT_PENALTY:,}, not {out[-1]}")
-    return out
-
-
 _PENALTY_HELP = ("The beams rank a line by its score less P points a block it leaves, "
                  "steering towards boards that clear; scores stay true (default: "
                  "samegame.LEFT_PENALTY). A comma list, e.g. 60,0, gives search w of a "
@@ -76,8 +42,8 @@ _PENALTY_HELP = ("The beams rank a line by its score less P points a block it le
 
 @click.command("play")
 @click.argument("board_or_file", metavar="BOARD_OR_FILE")
-@click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="S",
-              help="Search for S seconds.")
+@click.option("--time-limit", type=float, default=SAMEGAME_TIME_LIMIT, show_default=True,
+              metavar="S", help="Search for S seconds.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search's random numbers (same seed, same search).")
 @click.option("--max-playouts", type=int, metavar="N",
@@ -114,32 +80,16 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
       clobbermania samegame play board.txt --time-limit 300 --seed 7 --svg game.svg
       clobbermania samegame play board.txt --time-limit 300 --workers 2
     """
-    from ..clickomania.rules import load_board
-    from ..clickomania.samegame import MAX_JOBS, bench_samegame, play_samegame
-
-    board = load_board(board_or_file)
-    check_time_limit(time_limit)
-    check_clicks_drawable(svg_file, board)
-    _check_playouts(max_playouts)
-    _check_workers(workers)
-    restarts = _restarts(restarts)
-    penalties = _left_penalties(left_penalty)
-    if workers > 1:
-        # the searches side by side, as many at once as there are cores
-        result = bench_samegame([board], time_limit=time_limit, seed=seed,
-                                jobs=min(workers, MAX_JOBS),
-                                clock=clock.lower(), max_playouts=max_playouts,
-                                workers=workers, restarts=restarts, threads=threads,
-                                left_penalty=penalties)[0]
-    else:
-        with progress_reporter("searching", _beam_progress) as progress:
-            result = play_samegame(board, time_limit=time_limit, seed=seed,
-                                   progress=progress, max_playouts=max_playouts,
-                                   clock=clock.lower(), restarts=restarts,
-                                   threads=threads, left_penalty=penalties[0])
+    with progress_reporter("searching", _beam_progress) as progress:
+        answer = samegame_play(board=board_or_file, time_limit=time_limit, seed=seed,
+                               max_playouts=max_playouts, clock=clock, restarts=restarts,
+                               left_penalty=left_penalty, workers=workers, threads=threads,
+                               before_search=lambda b: check_clicks_drawable(svg_file, b),
+                               progress=progress)
+    result, board = answer.result, answer.position
     write_clicks_svg(svg_file, board, result.moves)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(answer.obj)
         return
     from ..render.clickomania import clickomania_text
 
@@ -225,13 +175,13 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
     )
 
     check_time_limit(time_limit)
-    _check_playouts(max_playouts)
+    check_playouts(max_playouts)
     if not 1 <= jobs <= MAX_JOBS:
         raise NotationError(f"--jobs must be between 1 and {MAX_JOBS} (the cores, at least "
                             f"2), not {jobs}")
-    _check_workers(workers)
-    restarts = _restarts(restarts)
-    penalties = _left_penalties(left_penalty)
+    check_workers(workers)
+    restarts = default_restarts(restarts)
+    penalties = left_penalties(left_penalty)
     t0 = time.perf_counter()
     boards = read_samegame_set(file)
     which = _parse_selection(selection, len(boards))

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 import click
 
+from ..api.verbs import solitaire_solve, solitaire_verify
 from ..render import text_drawing
-from ..solitaire import replay, solve
-from ..solitaire.rules import parse_first
-from ..stones import COLOR_NAMES, Move
-from ._common import check_time_limit, emit_json, load_position, progress_reporter, write_svg
+from ..stones import COLOR_NAMES
+from ._common import board_text, emit_json, progress_reporter, write_svg
 
 FIRST_CHOICE = click.Choice(["black", "white", "any"], case_sensitive=False)
 
@@ -55,15 +52,14 @@ def solve_cmd(board, free, first, graph, time_limit, node_limit, no_theorems, as
     Example:
       clobbermania solitaire solve xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo/oxoxox --json
     """
-    position = load_position(board, graph)
-    check_time_limit(time_limit)
-    first_color = None if free else parse_first(first)
     with progress_reporter("solving") as progress:
-        result = solve(position, free=free, first=first_color, time_limit=time_limit,
-                       node_limit=node_limit, use_theorems=not no_theorems, progress=progress)
+        answer = solitaire_solve(board=board_text(board), free=free, first=first, graph=graph,
+                                 time_limit=time_limit, node_limit=node_limit,
+                                 no_theorems=no_theorems, progress=progress)
+    result, position = answer.result, answer.position
     write_svg(svg_file, result._repr_svg_)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(answer.obj)
         return
     rules = "SC2 (free)" if free else f"SC, {COLOR_NAMES.get(result.first, 'black')} first"
     click.echo(f"Solitaire Clobber ({rules}) on {position.board.describe()}")
@@ -97,22 +93,19 @@ def verify(ctx, board, moves, free, first, graph, as_json) -> None:
     Example:
       clobbermania solitaire verify xoxo a1-b1 d1-c1 b1-c1 --json
     """
-    t0 = time.perf_counter()
-    position = load_position(board, graph)
-    parsed = [Move.parse(m, position.board) for m in moves]
-    result = replay(position, parsed, free=free, first=None if free else parse_first(first))
+    answer = solitaire_verify(board=board_text(board), moves=moves, free=free, first=first,
+                              graph=graph)
+    result = answer.result
     if as_json:
-        out = result.to_dict()
-        out["seconds"] = round(time.perf_counter() - t0, 6)
-        emit_json(out)
+        emit_json(answer.obj)
     else:
         click.echo(text_drawing(result.final))
         if result.valid:
             click.echo(f"valid: {result.moves_played} moves, {result.stones_left} stones left")
         else:
             click.echo(f"invalid: {result.error}")
-    if not result.valid:
-        ctx.exit(1)
+    if answer.exit_code:
+        ctx.exit(answer.exit_code)
 
 
 # Commands defined in their own modules register themselves below, one line each.
