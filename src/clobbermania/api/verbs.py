@@ -84,6 +84,12 @@ def check_time_limit(value: float | None, web: bool = False) -> float | None:
     return value
 
 
+def _refuse_stdin(board: str) -> None:
+    if board == "-":
+        raise RequestError("a board '-' (standard input) is not accepted by the API: send "
+                           "the board's text")
+
+
 def load_position(board: str, graph: str | None = None, web: bool = False) -> Position:
     """The position ``board`` (board text) on the grid it describes or on the graph
     ``graph`` (a SPEC of :func:`graphs.parse_graph_spec`). With ``web``, a graph must be a
@@ -93,9 +99,7 @@ def load_position(board: str, graph: str | None = None, web: bool = False) -> Po
     'xoxo'
     """
     if web:
-        if board == "-":
-            raise RequestError("a board '-' (standard input) is not accepted by the API: "
-                               "send the board's text")
+        _refuse_stdin(board)
         if graph is not None and not is_builtin_spec(graph):
             raise RequestError("graph must be a built-in spec such as cycle:6; the API "
                                "reads no files")
@@ -115,6 +119,7 @@ def load_clicks_board(board: str, web: bool = False):
     from ..clickomania.rules import LOAD_MAX_CELLS, Board, load_board
 
     if web:
+        _refuse_stdin(board)
         return Board.from_string(board, LOAD_MAX_CELLS)
     return load_board(board)
 
