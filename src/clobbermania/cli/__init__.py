@@ -22,6 +22,7 @@ from .clickomania import clickomania, samegame
 from .clobber import clobber, mcgs
 from .grundy import grundy
 from .reproduce import reproduce
+from .serve import serve
 from .solitaire import solitaire
 
 
@@ -45,6 +46,7 @@ cli.add_command(clobber)
 cli.add_command(mcgs)
 cli.add_command(clickomania)
 cli.add_command(samegame)
+cli.add_command(serve)
 
 
 def _fail(message: str, status: int = 2) -> None:
