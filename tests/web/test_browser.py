@@ -1,0 +1,264 @@
+"""The pages in a real Chromium, against the real server (fixtures in conftest.py).
+
+Every game here is played by clicking the squares of the drawn board, as a person would;
+the facts checked come from the API's solvers and from the papers (a 4 x 4 checkerboard
+reduces to 1 stone in Solitaire Clobber, Demaine-Demaine-Fleischer Thm 5; {0|^} = ^^*,
+Winning Ways).
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def wait_idle(page, tab: str) -> None:
+    """Wait until no request of the tab ``tab`` runs (its panel's data-busy is 0)."""
+    page.wait_for_function(
+        f"document.getElementById('panel-{tab}').dataset.busy === '0'", timeout=30_000)
+
+
+def fragment(page) -> dict[str, str]:
+    """The parameters of the page's URL fragment ('#clobber?board=...')."""
+    h = page.evaluate("location.hash")
+    query = h.split("?", 1)[1] if "?" in h else ""
+    return {k: v for k, v in urllib.parse.parse_qsl(query.replace("+", "%2B"))}
+
+
+def click_square(page, board_id: str, square: str) -> None:
+    page.locator(f'#{board_id} [data-square="{square}"]').click()
+
+
+def play_move(page, board_id: str, move: str) -> None:
+    """Play ``move`` ('a1-b1') by clicking its two squares."""
+    src, dst = move.split("-")
+    click_square(page, board_id, src)
+    click_square(page, board_id, dst)
+
+
+@pytest.mark.parametrize("human", ["white", "black"])
+def test_clobber_game_against_the_computer(page, server_url, call_api, screenshots, human):
+    start = "xoxo/oxox/xoxo"
+    verdict = call_api("clobber/solve", {"board": start, "first": "black"})
+    assert verdict["exact"] and verdict["winner"] == "white"  # 3x4 is a second-player win
+    page.goto(f"{server_url}/#clobber?board={start}&first=black&mode=computer&human={human}")
+    wait_idle(page, "clobber")
+    played = 0
+    while not page.locator("#clobber-winner").get_attribute("data-winner"):
+        f = fragment(page)
+        moves = [m for m in f.get("moves", "").split(",") if m]
+        if moves:  # the computer has just moved, and says why
+            assert page.locator("#clobber-why").inner_text().startswith("The computer played")
+        st = call_api("clobber/state", {"board": start, "moves": moves, "first": "black"})
+        assert st["to_move"] == human and not st["game_over"]
+        solved = call_api("clobber/solve", {"board": st["board"], "first": human})
+        move = solved["winning_moves"][0] if solved["winner"] == human else st["legal_moves"][0]
+        play_move(page, "clobber-board", move)
+        wait_idle(page, "clobber")
+        played += 1
+        assert played < 12, "the game did not end"
+    winner = page.locator("#clobber-winner")
+    assert winner.get_attribute("data-winner") == verdict["winner"]
+    assert ("you win" in winner.inner_text()) == (human == verdict["winner"])
+    # the moves shown are the fragment's, and the final position is over
+    f = fragment(page)
+    moves = f["moves"].split(",")
+    st = call_api("clobber/state", {"board": start, "moves": moves, "first": "black"})
+    assert st["game_over"] and st["winner"] == verdict["winner"]
+    assert page.locator("#clobber-movelist li").count() == len(moves)
+    page.screenshot(path=str(screenshots / f"clobber-{human}.png"), full_page=True)
+
+
+def test_clobber_value_winning_moves_undo_redo_and_keys(page, server_url, call_api, screenshots):
+    start = "xoxo/oxox"
+    page.goto(f"{server_url}/#clobber?board={start}&first=black&mode=human")
+    wait_idle(page, "clobber")
+    value = call_api("clobber/value", {"board": start})
+    assert page.locator("#clobber-value").inner_text() == value["value"]
+    assert page.locator("#clobber-outcome").inner_text().startswith(value["outcome"] + ":")
+    page.locator("#clobber-show-wins").check()
+    wait_idle(page, "clobber")
+    solved = call_api("clobber/solve", {"board": start, "first": "black"})
+    assert solved["winner"] == "black"
+    shown = page.locator("#clobber-wins").inner_text()
+    assert all(m in shown for m in solved["winning_moves"])
+    marked = page.locator("#clobber-board .win").evaluate_all(
+        "els => els.map(e => e.dataset.square)")
+    assert set(marked) == {m.split("-")[0] for m in solved["winning_moves"]}
+    # keyboard: focus a1, Enter selects it, arrow right to b1, Enter plays a1-b1
+    page.locator('#clobber-board [data-square="a1"]').focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    wait_idle(page, "clobber")
+    assert fragment(page)["moves"] == "a1-b1"
+    assert page.locator("#clobber-turn").inner_text().startswith("White to move")
+    page.keyboard.press("u")
+    wait_idle(page, "clobber")
+    assert fragment(page).get("moves", "") == ""
+    page.keyboard.press("r")
+    wait_idle(page, "clobber")
+    assert fragment(page)["moves"] == "a1-b1"
+    # a drag plays too: white c2 takes b2's black stone
+    page.drag_and_drop('#clobber-board [data-square="c2"]', '#clobber-board [data-square="b2"]')
+    wait_idle(page, "clobber")
+    assert fragment(page)["moves"] == "a1-b1,c2-b2"
+
+
+def test_fragment_restores_the_position(page, server_url, call_api, screenshots):
+    url = f"{server_url}/#clobber?board=xoxo/oxox&moves=a1-b1,c2-b2&first=black&mode=human"
+    expected = call_api("clobber/state", {"board": "xoxo/oxox", "moves": ["a1-b1", "c2-b2"]})
+
+    def check() -> None:
+        wait_idle(page, "clobber")
+        assert page.locator("#tab-clobber").get_attribute("aria-selected") == "true"
+        assert page.locator("#clobber-board .stone.black").count() == expected["board"].count("x")
+        assert page.locator("#clobber-board .stone.white").count() == expected["board"].count("o")
+        assert page.locator("#clobber-movelist li").count() == 2
+        assert page.locator("#clobber-turn").inner_text().startswith("Black to move")
+        assert "board: xoxo/oxox" in page.locator("#clobber-game").input_value()
+
+    page.goto(f"{server_url}/#cgt")  # another tab first: loading the URL switches tabs
+    wait_idle(page, "cgt")
+    page.goto(url)
+    check()
+    page.reload()
+    check()
+    # pasting a game loads it, and the fragment follows
+    page.locator("#clobber-game").fill("xox\noxo\nmoves: a1-b1")
+    page.locator("#clobber-load").click()
+    wait_idle(page, "clobber")
+    f = fragment(page)
+    assert (f["board"], f["moves"]) == ("xox/oxo", "a1-b1")
+    # an illegal move is refused with the server's sentence in the status line
+    page.locator("#clobber-game").fill("xox/oxo a1-c1")
+    page.locator("#clobber-load").click()
+    wait_idle(page, "clobber")
+    status = page.locator("#status-clobber")
+    assert "a1-c1" in status.inner_text() and "error" in (status.get_attribute("class") or "")
+    # another tab's fragment opens that tab
+    page.goto(f"{server_url}/#cgt?expr=%7B1%7C*%7D")
+    wait_idle(page, "cgt")
+    assert page.locator("#tab-cgt").get_attribute("aria-selected") == "true"
+    assert page.locator("#cgt-value").get_attribute("data-value") == "{1|*}"
+
+
+def test_solitaire_hints_reach_the_proved_optimum(page, server_url, screenshots):
+    page.goto(f"{server_url}/#solitaire?board=xoxo/oxox/xoxo/oxox&first=any&rules=sc")
+    wait_idle(page, "solitaire")
+    optimum = page.locator("#solitaire-optimum").get_attribute("data-value")
+    assert optimum == "1"  # Thm 5: a checkerboard reduces to 1 stone unless 3 divides nm
+    assert page.locator("#solitaire-left").get_attribute("data-value") == "16"
+    for _ in range(15):
+        page.locator("#solitaire-hint").click()
+        wait_idle(page, "solitaire")
+        move = page.locator("#solitaire-hint-move").get_attribute("data-move")
+        assert move, page.locator("#status-solitaire").inner_text()
+        play_move(page, "solitaire-board", move)
+        wait_idle(page, "solitaire")
+    assert page.locator("#solitaire-left").get_attribute("data-value") == optimum
+    assert "the optimum!" in page.locator("#solitaire-end").inner_text()
+    page.screenshot(path=str(screenshots / "solitaire.png"), full_page=True)
+    # the solved witness replays step by step from the start
+    page.locator("#solitaire-witness").click()
+    wait_idle(page, "solitaire")
+    assert page.locator("#solitaire-left").get_attribute("data-value") == "16"
+    page.locator("#solitaire-step").click()
+    wait_idle(page, "solitaire")
+    assert page.locator("#solitaire-left").get_attribute("data-value") == "15"
+
+
+def test_clickomania_cleared_by_clicks(page, server_url, call_api, screenshots):
+    board = "1212/1122/2211"
+    solved = call_api("clickomania/solve", {"board": board})
+    assert solved["solvable"] and solved["exact"]
+    page.goto(f"{server_url}/#clickomania?board={board}")
+    wait_idle(page, "clickomania")
+    expected_score = 0
+    played: list[str] = []
+    for square in solved["moves"]:
+        st = call_api("clickomania/state", {"board": board, "moves": played})
+        group = next(g for g in st["legal_moves"] if square in g["squares"])
+        # hovering a block outlines its whole group
+        page.locator(f'#click-board [data-square="{square}"]').hover()
+        outlined = page.locator("#click-board .grp").evaluate_all(
+            "els => els.map(e => e.dataset.square)")
+        assert sorted(outlined) == sorted(group["squares"])
+        expected_score += (group["size"] - 2) ** 2
+        click_square(page, "click-board", square)
+        wait_idle(page, "clickomania")
+        played.append(square)
+    expected_score += 1000  # a cleared board
+    assert page.locator("#click-end").get_attribute("data-cleared") == "1"
+    assert page.locator("#click-score").get_attribute("data-value") == str(expected_score)
+    assert page.locator("#click-board [data-square]").count() == 0
+    page.screenshot(path=str(screenshots / "clickomania.png"), full_page=True)
+    # undo brings the last group back
+    page.locator("#click-undo").click()
+    wait_idle(page, "clickomania")
+    assert page.locator("#click-board [data-square]").count() > 0
+
+
+def test_clickomania_standard_board_and_hint(page, server_url, screenshots):
+    page.goto(f"{server_url}/#clickomania")
+    wait_idle(page, "clickomania")
+    page.locator("#click-standard").select_option("1")
+    wait_idle(page, "clickomania")
+    assert page.locator("#click-board [data-square]").count() == 225  # 15 x 15, full
+    page.locator("#click-hint").click()
+    wait_idle(page, "clickomania")
+    hint = page.locator("#click-hint-move").get_attribute("data-move")
+    assert hint and page.locator("#click-board .hint").count() >= 2
+    page.screenshot(path=str(screenshots / "clickomania-standard.png"), full_page=True)
+
+
+def test_impartial_grundy_values(page, server_url, call_api, screenshots):
+    board = "xoxo.xo"
+    page.goto(f"{server_url}/#impartial?board={board}&mode=computer&human=first")
+    wait_idle(page, "impartial")
+    value = call_api("grundy/value", {"board": board})
+    assert page.locator("#impartial-grundy").inner_text().startswith(str(value["grundy"]))
+    options = call_api("grundy/options", {"board": board})
+    assert page.locator("#impartial-options li").count() == len(options["options"])
+    # the first player wins (G = 2): play a winning move, the computer answers
+    move = value["winning_moves"][0]
+    play_move(page, "impartial-board", move)
+    wait_idle(page, "impartial")
+    assert len(fragment(page)["moves"].split(",")) == 2
+    assert page.locator("#impartial-why").inner_text().startswith("The computer played")
+    page.screenshot(path=str(screenshots / "impartial.png"), full_page=True)
+
+
+def test_cgt_calculator(page, server_url, screenshots):
+    page.goto(f"{server_url}/#cgt")
+    wait_idle(page, "cgt")
+    page.locator("#cgt-input").fill("{0|^}")
+    page.locator("#cgt-input").press("Enter")
+    wait_idle(page, "cgt")
+    assert page.locator("#cgt-value").get_attribute("data-value") == "^^*"  # Winning Ways
+    assert page.locator("#cgt-outcome").inner_text().startswith("L")
+    assert page.locator("#cgt-thermograph svg").count() == 1
+    page.screenshot(path=str(screenshots / "cgt.png"), full_page=True)
+    page.locator("#cgt-input").fill("{1|")
+    page.locator("#cgt-input").press("Enter")
+    wait_idle(page, "cgt")
+    assert page.locator("#status-cgt").inner_text()  # the server's sentence
+    assert "error" in (page.locator("#status-cgt").get_attribute("class") or "")
+
+
+def test_phone_width_stacks(browser, server_url, screenshots):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(f"{server_url}/#clobber?board=xoxo/oxox/xoxo&mode=human")
+        wait_idle(page, "clobber")
+        board = page.locator("#clobber-board").bounding_box()
+        side = page.locator("#panel-clobber .side").bounding_box()
+        assert side["y"] >= board["y"] + board["height"]
+        assert board["width"] <= 390
+        page.screenshot(path=str(screenshots / "clobber-phone.png"), full_page=True)
+    finally:
+        context.close()
