@@ -10,6 +10,7 @@ import pytest
 
 from clobbermania.cgt import Game
 from clobbermania.clickomania.rules import Board as ClickBoard
+from clobbermania.errors import UnsupportedError
 from clobbermania.graphs import parse_graph_spec
 from clobbermania.render import clickomania_svg, position_svg, thermograph_svg
 from clobbermania.stones import Position
@@ -125,3 +126,20 @@ def test_thermograph_of_an_integer_is_a_mast() -> None:
     assert _polyline(root, "wall left") == _polyline(root, "wall right")
     text = " ".join(e.text or "" for e in root.iter(f"{SVG}text"))
     assert "mean 3" in text and "temperature -1" in text
+
+
+def test_a_number_added_translates_the_drawing() -> None:
+    # adding an integer moves the thermograph sideways (Winning Ways: the walls of G + n
+    # are those of G moved by n); the picture is centred near the mean, so it is the same
+    # (for a G whose walls already reach the temperature axis, which the picture keeps)
+    small = ET.fromstring(thermograph_svg(Game("{2|-1}").thermograph()))
+    big = ET.fromstring(thermograph_svg(Game("1" + "0" * 20 + "+{2|-1}").thermograph()))
+    for cls in ("wall left", "wall right"):
+        assert _polyline(small, cls) == _polyline(big, cls)
+    text = " ".join(e.text or "" for e in big.iter(f"{SVG}text"))
+    assert "value - 100000000000000000000 " in text and "+1" in text.split()
+
+
+def test_too_large_thermographs_are_refused() -> None:
+    with pytest.raises(UnsupportedError, match="too wide or too hot to draw"):
+        thermograph_svg(Game("+-" + "1" + "0" * 400).thermograph())

@@ -24,6 +24,7 @@ import math
 from fractions import Fraction
 
 from ..cgt.thermograph import Thermograph
+from ..errors import UnsupportedError
 from .svg import TEXT, _document, _num, _text
 
 LEFT_WALL = "#1f5fbf"
@@ -44,28 +45,42 @@ def frac_text(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _step(span: float) -> float:
-    """A tick step of 1, 2 or 5 times a power of ten giving about 4 to 10 ticks."""
-    raw = span / 6 if span > 0 else 1.0
-    p = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
-        if m * p >= raw:
-            return m * p
-    return 10 * p  # pragma: no cover - the loop ends at 10 * p >= raw
+def _ticks(lo: float, hi: float) -> list[Fraction]:
+    """Tick positions in [lo, hi], exact: multiples of a step of 1, 2 or 5 times a power
+    of ten giving about 4 to 10 ticks.
 
-
-def _ticks(lo: float, hi: float) -> list[float]:
-    step = _step(hi - lo)
-    k = math.ceil(lo / step - 1e-9)
+    >>> [str(t) for t in _ticks(-1.0, 2.5)], [str(t) for t in _ticks(-1.0, 1.0)]
+    (['-1', '0', '1', '2'], ['-1', '-1/2', '0', '1/2', '1'])
+    """
+    raw = Fraction((hi - lo) / 6 if hi > lo else 1.0)
+    power = Fraction(10) ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    k = math.ceil(Fraction(lo) / step)
     out = []
-    while k * step <= hi + 1e-9:
+    while k * step <= Fraction(hi):
         out.append(k * step)
         k += 1
     return out
 
 
-def _tick_text(x: float) -> str:
-    return str(int(round(x))) if abs(x - round(x)) < 1e-9 else f"{x:g}"
+def _decimal(x: Fraction) -> str:
+    """A number whose denominator divides a power of ten, written in decimals, exactly.
+
+    >>> _decimal(Fraction(-3, 2)), _decimal(Fraction(10**20 + 1, 5)), _decimal(Fraction(7))
+    ('-1.5', '20000000000000000000.2', '7')
+    """
+    if x.denominator == 1:
+        return str(x.numerator)
+    digits = 1
+    while (x * 10 ** digits).denominator != 1:
+        digits += 1
+    n = abs(x.numerator * 10 ** digits // x.denominator)
+    body = str(n).rjust(digits + 1, "0")
+    return ("-" if x < 0 else "") + body[:-digits] + "." + body[-digits:]
+
+
+#: The largest coordinate (in units of the game, after centring on the mean) drawn.
+MAX_DRAWN = 10.0 ** 12
 
 
 def thermograph_svg(thermograph: Thermograph, *, title: str | None = None,
@@ -75,7 +90,10 @@ def thermograph_svg(thermograph: Thermograph, *, title: str | None = None,
     The plotting area is scaled so that its larger side is about ``extent`` pixels, with
     the same scale on both axes (walls of slope 1 are drawn at 45 degrees). ``title`` is
     shown above the drawing (and as the document's ``<title>``). The mean and temperature
-    labelled are ``thermograph.mast`` and ``thermograph.temperature``, exact.
+    labelled are ``thermograph.mast`` and ``thermograph.temperature``, exact. Values are
+    drawn around the mean, so a large number plus a small game draws as the small game;
+    walls spanning more than :data:`MAX_DRAWN` around the mean, or a temperature above
+    it, are refused (UnsupportedError): such a picture would show nothing.
 
     >>> from clobbermania.cgt import Game
     >>> svg = thermograph_svg(Game("+-1").thermograph(), title="+-1")
@@ -83,11 +101,27 @@ def thermograph_svg(thermograph: Thermograph, *, title: str | None = None,
     (True, 1)
     """
     left, right = thermograph.left_wall.points, thermograph.right_wall.points
-    temp, mean = float(thermograph.temperature), float(thermograph.mast)
-    xs = [float(x) for _, x in left + right] + [0.0, mean]
+    # values are drawn relative to an integer near the mean, so that a game like
+    # 10^30 + {1|0} is drawn as exactly as {1|0}; the tick labels add it back
+    centre = Fraction(math.floor(thermograph.mast))
+    try:
+        temp = float(thermograph.temperature)
+        mean = float(thermograph.mast - centre)
+        xs = [float(x - centre) for _, x in left + right] + [mean]
+        drawable = all(abs(v) <= MAX_DRAWN for v in xs + [temp])
+    except OverflowError:
+        drawable = False
+    if not drawable:
+        raise UnsupportedError(f"the thermograph is too wide or too hot to draw: its walls "
+                               f"span more than {MAX_DRAWN:.0e} around the mean, or its "
+                               f"temperature is more than {MAX_DRAWN:.0e}")
     t_low = -1.0
     t_meet = max(temp, 0.0)
     x_lo, x_hi = min(xs), max(xs)
+    # the temperature axis (value 0) is shown when it is near the walls
+    zero = float(-centre) if abs(centre) <= MAX_DRAWN else math.inf
+    if x_lo - (x_hi - x_lo) - 2 <= zero <= x_hi + (x_hi - x_lo) + 2:
+        x_lo, x_hi = min(x_lo, zero), max(x_hi, zero)
     # room above the meeting point for the mast, and some width around narrow walls
     t_high = t_meet + max(1.0, 0.25 * (t_meet - t_low))
     if x_hi - x_lo < 2.0:
@@ -112,32 +146,43 @@ def thermograph_svg(thermograph: Thermograph, *, title: str | None = None,
     body: list[str] = []
     if title:
         body.append(_text(width / 2, font * 1.1, title, font * 1.2, "title"))
-    # axes: t = 0 (values) and x = 0 (temperature), with ticks
+    # axes: t = 0 (values) and x = 0 (temperature, when in the picture), with ticks
     axes = [f'<g class="axes" stroke="{AXIS}" stroke-width="1">',
             f'<line x1="{_num(px(x_hi))}" y1="{_num(py(0))}" x2="{_num(px(x_lo))}" '
-            f'y2="{_num(py(0))}"/>',
-            f'<line x1="{_num(px(0))}" y1="{_num(py(t_low))}" x2="{_num(px(0))}" '
-            f'y2="{_num(py(t_high))}"/>']
+            f'y2="{_num(py(0))}"/>']
+    if x_lo <= zero <= x_hi:
+        axes.append(f'<line x1="{_num(px(zero))}" y1="{_num(py(t_low))}" '
+                    f'x2="{_num(px(zero))}" y2="{_num(py(t_high))}"/>')
     labels = []
+    # ticks name values, or, around a mean too large for short labels, offsets from
+    # the integer the picture is centred on (the axis label names it)
+    shift = centre if abs(centre) >= 10 ** 5 else Fraction(0)
     for x in _ticks(x_lo, x_hi):
-        axes.append(f'<line x1="{_num(px(x))}" y1="{_num(py(0) - 3)}" x2="{_num(px(x))}" '
-                    f'y2="{_num(py(0) + 3)}"/>')
-        labels.append(_text(px(x), py(t_low) + font * 1.0, _tick_text(x), font * 0.85,
-                            "tick"))
+        axes.append(f'<line x1="{_num(px(float(x)))}" y1="{_num(py(0) - 3)}" '
+                    f'x2="{_num(px(float(x)))}" y2="{_num(py(0) + 3)}"/>')
+        tick = centre + x - shift
+        labels.append(_text(px(float(x)), py(t_low) + font * 1.0,
+                            ("+" if shift and tick > 0 else "") + _decimal(tick),
+                            font * 0.85, "tick"))
     for t in _ticks(t_low, t_high):
-        axes.append(f'<line x1="{_num(px(0) - 3)}" y1="{_num(py(t))}" x2="{_num(px(0) + 3)}" '
-                    f'y2="{_num(py(t))}"/>')
-        labels.append(_text(margin_l - font * 0.4, py(t), _tick_text(t), font * 0.85, "tick",
-                            anchor="end"))
+        axes.append(f'<line x1="{_num(margin_l - 3)}" y1="{_num(py(float(t)))}" '
+                    f'x2="{_num(margin_l + 3)}" y2="{_num(py(float(t)))}"/>')
+        labels.append(_text(margin_l - font * 0.4, py(float(t)), _decimal(t), font * 0.85,
+                            "tick", anchor="end"))
     axes.append("</g>")
     body += axes + labels
+    what = "value"
+    if shift:
+        what += f" - {frac_text(shift)}" if len(frac_text(shift)) <= 24 else \
+            " - the integer part of the mean"
     body.append(_text(margin_l + (x_hi - x_lo) * unit / 2, height - font * 0.9,
-                      "value (Left positive, on the left)", font * 0.9, "axis-label"))
+                      f"{what} (Left positive, on the left)", font * 0.9, "axis-label"))
     body.append(_text(margin_l - font * 0.4, margin_t - font * 0.9, "t", font, "axis-label",
                       anchor="end"))
 
     def polyline(points, cls: str, colour: str) -> str:
-        pts = " ".join(f"{_num(px(float(x)))},{_num(py(float(t)))}" for t, x in points)
+        pts = " ".join(f"{_num(px(float(x - centre)))},{_num(py(float(t)))}"
+                       for t, x in points)
         return (f'<polyline class="{cls}" points="{pts}" fill="none" stroke="{colour}" '
                 f'stroke-width="2.5" stroke-linejoin="round"/>')
 
@@ -167,4 +212,4 @@ def thermograph_svg(thermograph: Thermograph, *, title: str | None = None,
     return _document(width, height, body, title)
 
 
-__all__ = ["thermograph_svg", "frac_text"]
+__all__ = ["thermograph_svg", "frac_text", "MAX_DRAWN"]
