@@ -17,8 +17,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 def wait_idle(page, tab: str) -> None:
     """Wait until no request of the tab ``tab`` runs (its panel's data-busy is 0)."""
-    page.wait_for_function(
-        f"document.getElementById('panel-{tab}').dataset.busy === '0'", timeout=30_000)
+    # a selector, not wait_for_function: the server's Content-Security-Policy forbids eval
+    page.locator(f'#panel-{tab}[data-busy="0"]').wait_for(state="attached", timeout=30_000)
 
 
 def fragment(page) -> dict[str, str]:
