@@ -8,9 +8,10 @@ answers ``obj`` (:data:`ENDPOINTS`, through :func:`clobbermania.api.call`), so t
 cannot drift apart.
 
 With ``web=True`` a function reads nothing from the machine: a board is text (never a
-file, never standard input) and a ``graph`` is a built-in spec (:func:`graphs.
-is_builtin_spec`). The CLI passes ``web=False`` and its own keyword-only extras (a row
-database folder, a worker count, progress callbacks), which are no JSON keys.
+file, never standard input) and a ``graph`` is a built-in spec
+(:func:`~clobbermania.graphs.is_builtin_spec`). The CLI passes ``web=False`` and its own
+keyword-only extras (a row database folder, a worker count, progress callbacks), which
+are no JSON keys.
 
 >>> cgt_value(expr="{0|^}").obj["value"]
 '^^*'
