@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 import xml.etree.ElementTree as ET
 from importlib.resources import files
 
@@ -402,3 +403,38 @@ def test_state_svg_has_a_hit_per_square() -> None:
     hits = [e.get("data-square") for e in root.iter() if e.get("class") == "hit"]
     assert sorted(hits) == sorted(f"{c}{r}" for c in "abc" for r in (1, 2))
     assert 'class="highlight"' in s["svg"] and 'width="' in s["svg"]
+
+
+def test_answers_hold_the_contract_keys() -> None:
+    common = {"board", "start", "moves", "to_move", "legal_moves", "game_over", "rows",
+              "cols", "svg"}
+    stones = common | {"winner", "last_move"}
+    assert set(api.call("clobber/state", {"board": "xo"})) == stones
+    assert set(api.call("grundy/state", {"board": "xo"})) == stones | {"player"}
+    assert set(api.call("solitaire/state", {"board": "xo"})) == \
+        stones | {"stones_left", "first", "free"}
+    assert set(api.call("clickomania/state", {"board": "11"})) == \
+        common | {"score", "cleared", "blocks_left", "last_move"}
+    reply = {"move", "why", "board", "moves", "game_over", "winner", "seconds"}
+    assert set(api.call("clobber/reply", {"board": "xo"})) == reply
+    assert set(api.call("grundy/reply", {"board": "xo"})) == reply
+    assert set(api.call("grundy/options", {"board": "xo"})) == \
+        {"board", "grundy", "options", "exact", "seconds"}
+    assert set(api.call("cgt/thermograph", {"expr": "*"})) == \
+        {"expr", "value", "mean", "temperature", "left_wall", "right_wall", "svg", "seconds"}
+
+
+def test_time_limits_give_bounded_answers() -> None:
+    board = "/".join(["xoxoxo", "oxoxox"] * 3)  # 6x6: far beyond a fifth of a second
+    t0 = time.perf_counter()
+    o = api.call("grundy/options", {"board": board, "time_limit": 0.2})
+    assert o["exact"] is False and o["grundy"] is None
+    assert len(o["options"]) == len(independent_moves(board, None))
+    r = api.call("clobber/reply", {"board": "/".join(["xoxoxoxo", "oxoxoxox"] * 4),
+                                   "time_limit": 0.5})
+    assert r["why"].startswith("best search move") and r["move"] is not None
+    assert time.perf_counter() - t0 < 10.0  # (a first numba compile included)
+    # the server's limit caps the request's
+    t0 = time.perf_counter()
+    o = api.call("grundy/options", {"board": board, "time_limit": 100}, max_time_limit=0.2)
+    assert o["exact"] is False and time.perf_counter() - t0 < 5.0
