@@ -48,10 +48,10 @@ _TYPE_NAMES = {str: "a string", bool: "true or false", int: "a whole number",
 
 @dataclass(frozen=True)
 class Param:
-    """One key of a request body: its JSON type (str, bool, int, float, or list for a list
-    of strings), whether it must be given, and its default when not."""
+    """One key of a request body: its JSON type (str, bool, int, float, list for a list
+    of strings, or a tuple of these), whether it must be given, and its default."""
 
-    kind: type
+    kind: type | tuple[type, ...]
     required: bool = False
     default: Any = None
 
@@ -75,9 +75,19 @@ class Endpoint:
         return "time_limit" in self.params
 
 
-def _check_value(endpoint: str, key: str, value: Any, kind: type) -> Any:
-    """``value`` if it is of JSON type ``kind`` (ints accepted as floats), else a
-    RequestError naming the key."""
+def _check_value(endpoint: str, key: str, value: Any, kind: type | tuple[type, ...]
+                 ) -> Any:
+    """``value`` if it is of JSON type ``kind`` (ints accepted as floats; a tuple of types:
+    any of them), else a RequestError naming the key."""
+    if isinstance(kind, tuple):
+        for k in kind:
+            try:
+                return _check_value(endpoint, key, value, k)
+            except RequestError:
+                pass
+        raise RequestError(f"{key} must be "
+                           f"{' or '.join(_TYPE_NAMES[k] for k in kind)} for {endpoint}, "
+                           f"not {_json_type(value)}")
     ok = False
     if kind is bool:
         ok = isinstance(value, bool)

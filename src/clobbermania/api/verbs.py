@@ -518,7 +518,7 @@ ENDPOINTS: dict[str, Endpoint] = {ep.name: ep for ep in [
         "time_limit": Param(float, default=SAMEGAME_TIME_LIMIT),
         "seed": Param(int, default=0), "max_playouts": Param(int),
         "clock": Param(str, default="wall"), "restarts": Param(int),
-        "left_penalty": Param(str)},
+        "left_penalty": Param((str, int))},
         "SameGame: a high-scoring game by Monte-Carlo beam search"),
 ]}
 
