@@ -363,7 +363,7 @@ def create_app(*, time_limit: float = 5.0, processes: int | None = None, queue: 
         try:
             yield
         finally:
-            await run_in_threadpool(pool.close)
+            pool.close()    # on the loop's thread: it fails the jobs still waiting
 
     routes = [
         Route("/", index, methods=["GET"]),

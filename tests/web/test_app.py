@@ -1,0 +1,253 @@
+"""The web application in process (Starlette's TestClient) with a real worker pool: routes,
+JSON errors, the Host check, the body cap, refused keys, the queue limit (503), the
+time-limit kill (504), and the light requests' latency while every worker is busy."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import threading
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from clobbermania import ClobbermaniaError, __version__, api
+from clobbermania.web.app import MAX_BODY_BYTES, allowed_host_names, create_app, is_loopback
+from clobbermania.web.pool import run_api_call
+
+TIME_LIMIT = 1.0
+KILL_AFTER = TIME_LIMIT * 1.5 + 2
+
+
+def slow_or_api(name: str, body: dict, max_time_limit: float | None) -> dict:
+    """The pool's job in these tests: ``cgt/value`` of the expression ``burn S`` keeps a
+    core busy for S seconds, ``sleep S`` sleeps S seconds, ``bug`` raises, ``limit`` returns the
+    time limit the server gave; every other
+    request runs the real job (:func:`clobbermania.api.call`)."""
+    expr = body.get("expr", "") if name == "cgt/value" else ""
+    if expr.startswith("burn "):
+        end = time.perf_counter() + float(expr.split()[1])
+        n = 0
+        while time.perf_counter() < end:
+            n += 1
+        return {"burned": n}
+    if expr.startswith("sleep "):
+        time.sleep(float(expr.split()[1]))
+        return {"slept": True}
+    if expr == "bug":
+        raise KeyError("a bug")
+    if expr == "limit":
+        return {"max_time_limit": max_time_limit}
+    return run_api_call(name, body, max_time_limit)
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = create_app(time_limit=TIME_LIMIT, processes=2, queue=1, job=slow_or_api,
+                     warm=None)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        deadline = time.monotonic() + 60
+        while c.get("/api/health").json()["workers"]["ready"] < 2:
+            assert time.monotonic() < deadline, "the workers did not start within 60 s"
+            time.sleep(0.05)
+        yield c
+
+
+def post(client, name, body, **kw):
+    return client.post(f"/api/{name}", content=json.dumps(body), **kw)
+
+
+def without_timing(obj: dict) -> dict:
+    return {k: v for k, v in obj.items() if k not in api.TIMING_KEYS}
+
+
+def test_health(client):
+    r = client.get("/api/health")
+    assert r.status_code == 200
+    info = r.json()
+    assert (info["status"], info["version"]) == ("ok", __version__)
+    assert info["time_limit"] == TIME_LIMIT and info["max_body_bytes"] == MAX_BODY_BYTES
+    assert info["workers"]["processes"] == 2
+
+
+def test_heavy_endpoint_through_the_pool_equals_the_api(client):
+    body = {"expr": "{0|^}"}
+    r = post(client, "cgt/value", body)
+    assert r.status_code == 200
+    assert r.json()["value"] == "^^*"
+    assert without_timing(r.json()) == without_timing(api.call("cgt/value", body, TIME_LIMIT))
+    # the library's sentence for bad input, from the worker, as 400
+    r = post(client, "cgt/value", {"expr": "{0|"})
+    with pytest.raises(ClobbermaniaError) as caught:
+        api.call("cgt/value", {"expr": "{0|"})
+    assert (r.status_code, r.json()) == (400, {"error": str(caught.value)})
+
+
+def test_light_endpoints_run_in_the_server(client):
+    body = {"board": "xox/oxo", "moves": ["a1-b1"]}
+    r = post(client, "clobber/state", body)
+    assert r.status_code == 200
+    assert r.json() == api.call("clobber/state", body)
+    r = post(client, "clobber/state", {"board": "xox/oxo", "moves": ["a1-c3"]})
+    assert r.status_code == 400 and r.json()["error"].startswith("move 1 (a1-c3)")
+    boards = client.get("/api/samegame/boards")
+    assert boards.status_code == 200 and len(boards.json()["boards"]) == 20
+
+
+def test_the_server_time_limit_reaches_the_job(client):
+    """The job gets the server's --time-limit (api.call clamps the request's to it)."""
+    r = post(client, "cgt/value", {"expr": "limit", "time_limit": 999})
+    assert r.json() == {"max_time_limit": TIME_LIMIT}
+    r = post(client, "cgt/value", {"expr": "limit", "time_limit": -1})
+    assert r.status_code == 400 and r.json()["error"].startswith("time_limit must be a positive")
+
+
+def test_routes_and_errors_are_json(client):
+    page = client.get("/")
+    if page.status_code == 200:
+        assert page.headers["content-type"].startswith("text/html")
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    else:
+        assert page.status_code == 404 and "index.html" in page.json()["error"]
+    cases = [
+        (client.get("/api/clobber/state"), 405, "GET is not accepted at '/api/clobber/state'"),
+        (client.get("/nowhere"), 404, "no page or endpoint at '/nowhere'"),
+        (client.get("/static/../pyproject.toml"), 404, None),
+        (client.get("/static/nothing.js"), 404, "no file 'nothing.js'"),
+        (post(client, "nosuch/verb", {}), 404, "no API endpoint 'nosuch/verb'"),
+        (client.post("/api/cgt/value", content=b"{\"expr\": "), 400,
+         "the request body is not valid JSON: Expecting value at line 1 column 10"),
+        (client.post("/api/cgt/value", content=b"[1, 2]"), 400,
+         "the body of cgt/value must be a JSON object, not a list"),
+        (client.post("/api/cgt/value", content=b"\xff\xfe"), 400,
+         "the request body is not UTF-8 text (byte 0 is 0xff)"),
+        (client.post("/api/cgt/value", content=b"[" * 100_000), 400,
+         "the request body is not valid JSON: it nests too deeply"),
+        (client.post("/api/cgt/value", content=b""), 400, "cgt/value needs the key 'expr'"),
+        (post(client, "cgt/value", {"expr": 3}), 400, "expr must be a string"),
+        (post(client, "cgt/value", {"expr": "bug"}), 500, "internal error (KeyError)"),
+    ]
+    for r, status, start in cases:
+        assert r.status_code == status, (r.request.url, r.text)
+        assert r.headers["content-type"] == "application/json"
+        assert "Traceback" not in r.text
+        if start is not None:
+            assert r.json()["error"].startswith(start), r.json()
+
+
+@pytest.mark.parametrize("key", ["db", "svg", "workers", "threads", "jobs"])
+def test_refused_keys(client, key):
+    r = post(client, "solitaire/solve", {"board": "xoxo", key: "/tmp/x"})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith(f"the key '{key}' is not accepted by the API")
+
+
+def test_refused_inputs(client):
+    r = post(client, "solitaire/solve", {"board": "-"})
+    assert (r.status_code, r.json()["error"]) == (
+        400, "a board '-' (standard input) is not accepted by the API: send the board's text")
+    r = post(client, "clobber/value", {"board": "xo", "graph": "edges:/etc/passwd"})
+    assert r.status_code == 400 and "the API reads no files" in r.json()["error"]
+
+
+def test_body_cap(client):
+    pad = MAX_BODY_BYTES - len(json.dumps({"expr": ""}))
+    at_cap = json.dumps({"expr": "0" * pad}).encode()
+    assert len(at_cap) == MAX_BODY_BYTES
+    assert client.post("/api/cgt/value", content=at_cap).status_code != 413
+    over = client.post("/api/cgt/value", content=at_cap + b" ")
+    assert over.status_code == 413
+    assert over.json()["error"] == ("the request body is larger than the server's cap of "
+                                    "262,144 bytes")
+
+    def chunks():                  # no Content-Length: counted while read
+        for _ in range(5):
+            yield b" " * 60_000
+
+    assert client.post("/api/cgt/value", content=chunks()).status_code == 413
+
+
+def test_host_header(client):
+    for host in ("127.0.0.1", "127.0.0.1:8000", "localhost", "LOCALHOST:1234"):
+        assert client.get("/api/health", headers={"host": host}).status_code == 200, host
+    for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", "[::1]", ""):
+        r = client.get("/api/health", headers={"host": host})
+        assert r.status_code == 400, host
+        assert r.json()["error"].startswith("invalid host header")
+    assert post(client, "cgt/value", {"expr": "0"}, headers={"host": "evil.example"}
+                ).status_code == 400
+
+
+def test_allowed_hosts_of_a_network_server():
+    import socket
+
+    assert allowed_host_names("127.0.0.1") == {"127.0.0.1", "localhost"}
+    names = allowed_host_names("0.0.0.0", ["teacher.example"])
+    assert {"127.0.0.1", "localhost", "0.0.0.0", socket.gethostname().lower(),
+            "teacher.example"} <= names
+    assert not is_loopback("0.0.0.0") and is_loopback("::1") and is_loopback("127.0.0.2")
+
+
+def _in_threads(client, bodies):
+    """Post cgt/value ``bodies`` from threads at once: the started threads and answers."""
+    answers = [None] * len(bodies)
+
+    def send(i):
+        answers[i] = post(client, "cgt/value", bodies[i])
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(bodies))]
+    for t in threads:
+        t.start()
+        time.sleep(0.1)
+    return threads, answers
+
+
+def test_queue_full_is_503_and_light_requests_stay_fast(client):
+    """Two workers burn a core each, one request waits: the next heavy request is 503 at
+    once with Retry-After, refused keys are still 400, and health and clobber/state answer
+    with a 95th percentile under 100 ms."""
+    threads, answers = _in_threads(client, [{"expr": "burn 2.5"}, {"expr": "burn 2.5"},
+                                            {"expr": "0"}])
+    time.sleep(0.3)
+    assert client.get("/api/health").json()["workers"]["busy"] == 2
+    start = time.perf_counter()
+    full = post(client, "cgt/value", {"expr": "0"})
+    assert time.perf_counter() - start < 0.5
+    assert full.status_code == 503
+    assert full.headers["retry-after"] == str(math.ceil(TIME_LIMIT))
+    assert full.json()["error"].startswith("the server is busy")
+    assert post(client, "cgt/value", {"expr": "0", "db": "x"}).status_code == 400
+    latencies = []
+    body = {"board": "xoxo/oxox/xoxo", "moves": ["a1-b1"]}
+    while threads[0].is_alive() and len(latencies) < 200:   # about 2 s of burning
+        for method, path, payload in (("GET", "/api/health", None),
+                                      ("POST", "/api/clobber/state", body)):
+            start = time.perf_counter()
+            r = client.request(method, path, content=payload and json.dumps(payload))
+            latencies.append(time.perf_counter() - start)
+            assert r.status_code == 200
+        time.sleep(0.02)
+    for t in threads:
+        t.join()
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    assert len(latencies) >= 20
+    p95 = statistics.quantiles(latencies, n=20)[-1]
+    print(f"light requests while both workers burn: n={len(latencies)}, "
+          f"median {statistics.median(latencies) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms")
+    assert p95 < 0.1
+
+
+def test_overrun_is_504_and_the_worker_replaced(client):
+    pool = client.app.state.pool
+    before = set(pool.pids())
+    start = time.monotonic()
+    r = post(client, "cgt/value", {"expr": "sleep 60"})
+    took = time.monotonic() - start
+    assert (r.status_code, r.json()) == (504, {
+        "error": "the search overran its time limit of 1 s and was stopped"})
+    assert KILL_AFTER <= took < KILL_AFTER + 2
+    after = post(client, "cgt/value", {"expr": "{0|^}"})
+    assert after.status_code == 200 and after.json()["value"] == "^^*"
+    assert len(set(pool.pids()) - before) == 1 and len(pool.pids()) == 2
