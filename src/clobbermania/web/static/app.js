@@ -290,8 +290,8 @@ class BoardTab extends Tab {
     this.st = st;
     this.selected = null;
     this.say("");
-    this.draw();
     this.update();
+    this.draw();
     this.writeHash();
     this.afterState(seq);
     return true;
@@ -598,6 +598,12 @@ class ClobberTab extends StoneTab {
     this.wins = null;
   }
 
+  showModeControls() {
+    const vs = this.mode === "computer";
+    $("clobber-human").parentElement.hidden = !vs;
+    $("clobber-time").parentElement.hidden = !vs;
+  }
+
   get mode() { return $("clobber-mode").value; }
   get human() { return $("clobber-human").value; }
   get first() { return $("clobber-first").value; }
@@ -639,6 +645,7 @@ class ClobberTab extends StoneTab {
 
   update() {
     const st = this.st;
+    this.showModeControls();
     const vsComputer = this.mode === "computer";
     const whose = (colour) => (vsComputer ? (colour === this.human ? " (you)" : " (the computer)") : "");
     $("clobber-turn").textContent = st.game_over ? "" : `${cap(st.to_move)} to move${whose(st.to_move)}.`;
@@ -746,6 +753,8 @@ class ImpartialTab extends StoneTab {
     }
   }
 
+  showModeControls() { $("impartial-human").parentElement.hidden = this.mode !== "computer"; }
+
   get mode() { return $("impartial-mode").value; }
   get humanPlayer() { return $("impartial-human").value === "first" ? 1 : 2; }
 
@@ -771,6 +780,7 @@ class ImpartialTab extends StoneTab {
 
   update() {
     const st = this.st;
+    this.showModeControls();
     const vs = this.mode === "computer";
     const ordinal = (p) => (p === 1 ? "first" : "second");
     const whose = (p) => (vs ? (p === this.humanPlayer ? " (you)" : " (the computer)") : "");
