@@ -2,7 +2,8 @@
 Chromium driven by Playwright (its own browser download cannot work offline).
 
 ``CLOBBERMANIA_TEST_URL=http://127.0.0.1:8000`` runs the browser tests against a server
-already running instead of starting one.
+already running instead of starting one; ``CLOBBERMANIA_SCREENSHOTS=DIR`` writes their
+screenshots to DIR instead of tests/web/screenshots/.
 """
 
 from __future__ import annotations
@@ -124,5 +125,8 @@ def call_api(server_url):
 
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    return SCREENSHOTS
+    """The folder the tests write screenshots to: tests/web/screenshots/, or the folder
+    named by CLOBBERMANIA_SCREENSHOTS (``make screenshots`` points it at docs/img/)."""
+    folder = Path(os.environ.get("CLOBBERMANIA_SCREENSHOTS") or SCREENSHOTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -88,6 +88,12 @@ def test_clobber_value_winning_moves_undo_redo_and_keys(page, server_url, call_a
     marked = page.locator("#clobber-board .win").evaluate_all(
         "els => els.map(e => e.dataset.square)")
     assert set(marked) == {m.split("-")[0] for m in solved["winning_moves"]}
+    # the board downloads as the SVG drawing the server made
+    with page.expect_download() as info:
+        page.locator("#clobber-download").click()
+    saved = info.value.path().read_text()
+    assert saved.startswith("<svg") and saved.count('class="stone black"') == 4
+    assert info.value.suggested_filename == "clobber.svg"
     # keyboard: focus a1, Enter selects it, arrow right to b1, Enter plays a1-b1
     page.locator('#clobber-board [data-square="a1"]').focus()
     page.keyboard.press("Enter")

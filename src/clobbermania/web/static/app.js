@@ -1032,8 +1032,12 @@ class ClickTab extends BoardTab {
     else this.writeHash();
   }
 
-  async loadStandard() {
-    if (this.standard) return;
+  loadStandard() {
+    if (!this.standardLoading) this.standardLoading = this.fetchStandard();
+    return this.standardLoading;
+  }
+
+  async fetchStandard() {
     try {
       const r = await this.request("samegame/boards");
       this.standard = r.boards;
@@ -1047,11 +1051,14 @@ class ClickTab extends BoardTab {
       }
       sel.title = r.source || "";
     } catch (e) {
+      this.standardLoading = null;
       this.say("the standard boards did not load: " + e.message, true);
     }
   }
 
   gameText() { return `board: ${this.start}\nclicks: ${this.moves.join(" ")}`; }
+
+  resetAnswers() { $("click-solution").textContent = ""; }
 
   update() {
     const st = this.st;
@@ -1066,7 +1073,7 @@ class ClickTab extends BoardTab {
     $("click-left").textContent = String(st.blocks_left);
     const end = $("click-end");
     end.dataset.cleared = st.cleared ? "1" : "0";
-    end.textContent = st.cleared ? "Cleared!" : st.game_over ? "No group left." : "";
+    end.textContent = st.cleared ? "Cleared!" : st.game_over ? "(no group left)" : "";
     this.paint();
   }
 
