@@ -594,7 +594,8 @@ class ClobberTab extends StoneTab {
     for (const id of ["clobber-mode", "clobber-human"]) {
       $(id).addEventListener("change", () => { this.writeHash(); this.update(); this.afterState(this.seq); });
     }
-    $("clobber-first").addEventListener("change", () => this.newGame());
+    // who moves first changes the game: the same start position, replayed from its start
+    $("clobber-first").addEventListener("change", () => this.setGame(this.start));
     this.wins = null;
   }
 
@@ -679,6 +680,7 @@ class ClobberTab extends StoneTab {
     const board = this.st.board;
     const body = { board, time_limit: 1, ...super.extraBody() };
     $("clobber-value").textContent = "…";
+    $("clobber-value").title = "";
     $("clobber-outcome").textContent = "…";
     let r;
     try {
@@ -693,6 +695,7 @@ class ClobberTab extends StoneTab {
     if (!this.st || this.st.board !== board) return;
     if (r.exact === false || r.value == null) {
       $("clobber-value").textContent = "not found within the time limit";
+      $("clobber-value").title = r.reason || "";
       $("clobber-outcome").textContent = r.outcome ? OUTCOMES[r.outcome] || r.outcome : "not found within the time limit";
     } else {
       $("clobber-value").textContent = r.value;
