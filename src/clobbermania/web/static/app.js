@@ -215,7 +215,16 @@ class Tab {
     this.showStatus();
   }
 
+  /** Show the status now while busy; when idle, after the current task, so that the
+   * request an answer starts (the computer's reply after a state) keeps the tab busy
+   * without a blink of "idle" in between. */
   showStatus() {
+    clearTimeout(this.idleTimer);
+    if (this.busy) this.renderStatus();
+    else this.idleTimer = setTimeout(() => { if (!this.busy) this.renderStatus(); }, 0);
+  }
+
+  renderStatus() {
     this.panel.dataset.busy = this.busy ? "1" : "0";
     const parts = [];
     if (this.busy) parts.push("thinking…");
