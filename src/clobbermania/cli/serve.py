@@ -100,11 +100,23 @@ def serve(host: str, port: int, time_limit: float, processes: int | None, queue:
     url = _url("127.0.0.1" if host in ("0.0.0.0", "::") else host, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=_GRACE_SECONDS, server_header=False)
-    server = uvicorn.Server(config)
-    # uvicorn takes SIGINT and SIGTERM while it runs (the first Ctrl-C stops it, a second
-    # one at once), then restores the handler found and raises the signal again: with
-    # SIGINT ignored here, that second delivery does nothing and the command exits 0
-    # (under the CLI's own handler it would print "interrupted" or exit 130).
+    pool = app.state.pool
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            if self.should_exit:
+                # already stopping, within about a second: uvicorn's "force exit" would
+                # skip the lifespan's shutdown and log a traceback for nothing
+                return
+            super().handle_exit(sig, frame)
+            pool.stop_soon()    # searches in flight are answered 503 at once
+
+    server = Server(config)
+    # uvicorn takes SIGINT and SIGTERM while it runs (Ctrl-C stops it: the searches in
+    # flight are answered 503 at once, requests in threads get a second to end, the
+    # workers are terminated), then restores the handler it found and raises the signal
+    # again: with SIGINT ignored here, that second delivery does nothing and the command
+    # exits 0 (under the CLI's own handler it would print "interrupted").
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         click.echo(f"serving on {url} (Ctrl-C stops)")
@@ -115,7 +127,7 @@ def serve(host: str, port: int, time_limit: float, processes: int | None, queue:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         server.run(sockets=[sock])
     finally:
-        app.state.pool.close()   # a second Ctrl-C skips the lifespan's shutdown
+        pool.close()   # done by the lifespan already, unless uvicorn failed
         sock.close()
         signal.signal(signal.SIGINT, previous)
 

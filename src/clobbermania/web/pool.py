@@ -569,6 +569,28 @@ class WorkerPool:
                 with contextlib.suppress(ValueError):
                     self._waiting.remove(job)
 
+    def stop_soon(self) -> None:
+        """Refuse new jobs and answer every waiting and running one with PoolClosed ("the
+        server is stopping"), so that a stopping server finishes its requests at once.
+        Safe from a signal handler or another thread; the workers stay until
+        :meth:`close`."""
+        loop = self._loop
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):     # the loop has closed
+            loop.call_soon_threadsafe(self._refuse_all)
+
+    def _refuse_all(self) -> None:
+        self._closing = True
+        stopping = PoolClosed("the server is stopping")
+        while self._waiting:
+            job = self._waiting.popleft()
+            if not job.future.done():
+                job.future.set_exception(stopping)
+        for worker in self._workers:
+            if worker.job is not None and not worker.job.future.done():
+                worker.job.future.set_exception(stopping)
+
     def close(self) -> None:
         """Stop every worker (SIGTERM, SIGKILL after a second) and fail waiting jobs; wait
         for the processes to end. Safe to call twice and from any thread once the event
