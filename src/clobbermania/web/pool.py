@@ -448,6 +448,8 @@ class WorkerPool:
     def _on_death(self, worker: _Worker) -> None:
         """A worker's connection closed without our asking: fail its job, replace it."""
         was_ready = worker.ready
+        with contextlib.suppress(ValueError, AssertionError):
+            worker.process.join(0.2)      # its pipe closed as it ended: moments at most
         self._retire(worker, kill=True)
         code = worker.process.exitcode
         how = (f"killed by signal {-code}" if code is not None and code < 0 else
