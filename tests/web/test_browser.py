@@ -139,6 +139,13 @@ def test_fragment_restores_the_position(page, server_url, call_api, screenshots)
     wait_idle(page, "clobber")
     f = fragment(page)
     assert (f["board"], f["moves"]) == ("xox/oxo", "a1-b1")
+    # a pasted link opens its position
+    page.locator("#clobber-game").fill(f"{server_url}/#clobber?board=oxo/xox&moves=b1-a1&mode=human")
+    page.locator("#clobber-load").click()
+    wait_idle(page, "clobber")
+    f = fragment(page)
+    assert (f["board"], f["moves"]) == ("oxo/xox", "b1-a1")
+    assert page.locator("#clobber-board .stone").count() == 5
     # an illegal move is refused with the server's sentence in the status line
     page.locator("#clobber-game").fill("xox/oxo a1-c1")
     page.locator("#clobber-load").click()

@@ -332,7 +332,14 @@ class BoardTab extends Tab {
   resetAnswers() {}
 
   loadPasted() {
-    const g = parseGame(this.gameEl.value, this.moveRe);
+    const text = this.gameEl.value.trim();
+    const link = /#(clobber|impartial|solitaire|clickomania|cgt)(\?\S*)?$/.exec(text);
+    if (link) {  // a shared link (or its fragment): open it as the address bar would
+      history.replaceState(null, "", link[0]);
+      loadFromHash();
+      return;
+    }
+    const g = parseGame(text, this.moveRe);
     if (!g.board) {
       this.say("paste a board first (rows separated by '/' or new lines), then any moves", true);
       return;
