@@ -315,7 +315,6 @@ class BoardTab extends Tab {
     this.moves = moves.slice();
     this.who = who ? who.slice() : moves.map(() => null);
     this.redoStack = [];
-    this.gameEdited = false;
     this.resetAnswers();
     let ok = await this.refresh();
     if (!ok && this.err && this.moves.length) {
