@@ -200,3 +200,29 @@ def test_settings_are_checked():
     with pytest.raises(NotationError, match="time limit must be above 0"):
         WorkerPool(job, time_limit=0)
     assert WorkerPool(job, time_limit=4).kill_after == 8.0
+
+
+def die_at_start() -> None:
+    """A warm-up that kills its worker (as a worker that cannot start would end)."""
+    os._exit(3)
+
+
+def test_workers_that_cannot_start_break_the_pool_with_a_sentence():
+    """Workers dying before they are ready are replaced twice, then the pool answers
+    every job PoolClosed (HTTP 503) naming the failure, instead of spawning forever."""
+    async def scenario():
+        pool = WorkerPool(job, processes=1, warm=die_at_start)
+        pool.start()
+        try:
+            with pytest.raises(PoolClosed) as caught:
+                await pool.run("pid")
+            with pytest.raises(PoolClosed):
+                await pool.run("pid")
+            return caught.value, pool.stats()
+        finally:
+            pool.close()
+
+    exc, stats = asyncio.run(scenario())
+    assert str(exc) == ("the worker processes fail to start (exit status 3); the server's "
+                        "log has the details")
+    assert exc.status == 503 and stats["error"] == str(exc)

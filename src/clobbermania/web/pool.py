@@ -350,11 +350,17 @@ class WorkerPool:
         """The process ids of the live workers (ready or starting)."""
         return [w.process.pid for w in self._workers if not w.dead and w.process.pid]
 
-    def stats(self) -> dict[str, int]:
-        """Counts of workers (all, ready, busy) and of waiting jobs."""
+    def stats(self) -> dict[str, Any]:
+        """Counts of workers (all, ready, busy) and of waiting jobs; ``error`` when the
+        workers fail to start."""
         live = [w for w in self._workers if not w.dead]
-        return {"processes": self.processes, "ready": sum(w.ready for w in live),
-                "busy": sum(w.job is not None for w in live), "waiting": len(self._waiting)}
+        out: dict[str, Any] = {"processes": self.processes,
+                               "ready": sum(w.ready for w in live),
+                               "busy": sum(w.job is not None for w in live),
+                               "waiting": sum(not j.future.done() for j in self._waiting)}
+        if self._broken:
+            out["error"] = self._broken
+        return out
 
     @property
     def started(self) -> bool:
@@ -556,9 +562,10 @@ class WorkerPool:
         idle = any(w.ready and w.job is None and not w.dead for w in self._workers)
         pending = sum(not j.future.done() for j in self._waiting)
         if not idle and pending >= self.queue:
-            raise PoolFull(f"the server is busy ({self.processes} searches running, "
-                           f"{pending} waiting); try again in {self.retry_after} s",
-                           self.retry_after)
+            busy = sum(w.job is not None for w in self._workers)
+            doing = f"{busy} searches running" if busy else "its workers are starting"
+            raise PoolFull(f"the server is busy ({doing}, {pending} requests waiting); "
+                           f"try again in {self.retry_after} s", self.retry_after)
         self._next_id += 1
         job = _Job(self._next_id, args, self._loop.create_future())
         self._waiting.append(job)
