@@ -1217,6 +1217,7 @@ class CgtTab extends Tab {
     this.say("");
     const value = this.request("cgt/value", { expr, time_limit: 5 });
     const thermo = this.request("cgt/thermograph", { expr, time_limit: 5 });
+    thermo.catch(() => {});  // handled below; refused first, it must not count as unhandled
     try {
       const r = await value;
       if (seq !== this.seq) return;
@@ -1233,7 +1234,6 @@ class CgtTab extends Tab {
       if (seq !== this.seq) return;
       for (const f of fields) $("cgt-" + f).textContent = "";
       this.say(e.message, true);
-      thermo.catch(() => {});
       return;
     }
     try {
