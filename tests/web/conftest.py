@@ -3,7 +3,8 @@ Chromium driven by Playwright (its own browser download cannot work offline).
 
 ``CLOBBERMANIA_TEST_URL=http://127.0.0.1:8000`` runs the browser tests against a server
 already running instead of starting one; ``CLOBBERMANIA_SCREENSHOTS=DIR`` writes their
-screenshots to DIR instead of tests/web/screenshots/.
+screenshots to DIR instead of tests/web/screenshots/; ``CLOBBERMANIA_REQUIRE_BROWSER=1``
+(set by .ci/run, which installs Chromium) makes a missing browser a failure, not a skip.
 """
 
 from __future__ import annotations
@@ -79,9 +80,13 @@ def server_url() -> Iterator[str]:
 def browser():
     """A headless Chromium (skipped, saying why, when none is installed)."""
     path = chromium_path()
+    required = os.environ.get("CLOBBERMANIA_REQUIRE_BROWSER") == "1"
     if path is None:
-        pytest.skip("no Chromium binary found (install Debian's 'chromium' package to run "
-                    "the browser tests)")
+        why = ("no Chromium binary found (install Debian's 'chromium' package to run the "
+               "browser tests)")
+        if required:
+            pytest.fail(why + "; CLOBBERMANIA_REQUIRE_BROWSER=1 requires them")
+        pytest.skip(why)
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="playwright is not installed (pip install -e .[dev])")
     with sync_api.sync_playwright() as p:
