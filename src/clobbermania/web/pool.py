@@ -40,15 +40,15 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ClobbermaniaError, NotationError
 from ..limits import memory_bound, memory_bound_sentence
 
-#: A worker's address space is never bounded below this: numba and its compiled kernels
-#: need a few hundred MB before any search starts. ``processes`` is refused when the
-#: memory bound divided by it falls below.
+#: The least address space a worker of several is given: numba and its compiled kernels
+#: need a few hundred MB before any search starts. ``processes`` above 1 is refused when
+#: the memory bound divided by it falls below.
 MIN_WORKER_MEMORY = 1 << 30
 
 #: The most worker processes a server may start.
@@ -250,7 +250,6 @@ class _Job:
     id: int
     args: tuple
     future: asyncio.Future
-    started: float = 0.0
 
 
 @dataclass(eq=False)
@@ -261,7 +260,6 @@ class _Worker:
     dead: bool = False
     job: _Job | None = None
     timer: asyncio.TimerHandle | None = None
-    started: float = field(default_factory=time.monotonic)
 
 
 @contextlib.contextmanager
@@ -303,7 +301,7 @@ class WorkerPool:
             raise NotationError(f"the number of processes must be between 1 and "
                                 f"{MAX_PROCESSES}, not {processes}")
         per_worker = memory_bound() // processes
-        if per_worker < MIN_WORKER_MEMORY:
+        if processes > 1 and per_worker < MIN_WORKER_MEMORY:   # one worker takes the bound
             most = max(1, memory_bound() // MIN_WORKER_MEMORY)
             raise NotationError(
                 f"{processes} processes would leave each worker "
@@ -362,10 +360,6 @@ class WorkerPool:
             out["error"] = self._broken
         return out
 
-    @property
-    def started(self) -> bool:
-        return self._loop is not None
-
     # -- life cycle --------------------------------------------------------------------
 
     def start(self) -> None:
@@ -404,6 +398,24 @@ class WorkerPool:
         self._workers.append(worker)
         threading.Thread(target=self._read, args=(worker, self._loop), name="worker-reader",
                          daemon=True).start()
+        self._loop.call_later(START_TIMEOUT, self._start_overdue, worker)
+
+    def _start_overdue(self, worker: _Worker) -> None:
+        """A worker not ready :data:`START_TIMEOUT` seconds after its spawn has failed to
+        start: kill it (its death counts as a failed start)."""
+        if not worker.dead and not worker.ready:
+            with contextlib.suppress(OSError, ValueError):
+                worker.process.kill()
+
+    def _replace(self) -> None:
+        """Spawn a worker in place of a dead one; a spawn refused by the system (no more
+        processes or files) counts as a failed start."""
+        try:
+            self._spawn()
+        except OSError as exc:
+            self._start_failures += 1
+            if not self._workers or self._start_failures >= MAX_START_FAILURES:
+                self._break(f"no worker process can be started ({exc.strerror or exc})")
 
     def _read(self, worker: _Worker, loop: asyncio.AbstractEventLoop) -> None:
         """Reader thread: hand each message of ``worker`` to the loop; EOF ends it."""
@@ -473,7 +485,7 @@ class WorkerPool:
                 self._break(f"the worker processes fail to start ({how}); the server's log "
                             "has the details")
                 return
-        self._spawn()
+        self._replace()
 
     def _overrun(self, worker: _Worker) -> None:
         """The job of ``worker`` passed the kill time: kill and replace the worker."""
@@ -487,7 +499,7 @@ class WorkerPool:
                 f"the search overran its time limit of {self.time_limit:g} s and was "
                 "stopped"))
         if not self._closing:
-            self._spawn()
+            self._replace()
             self._loop.call_later(0.5, self._reap)
         self._dispatch()
 
@@ -546,7 +558,6 @@ class WorkerPool:
                     f"internal error: the request could not be sent to a worker "
                     f"({type(exc).__name__})", 500))
                 continue
-            job.started = time.monotonic()
             worker.job = job
             worker.timer = self._loop.call_later(self.kill_after, self._overrun, worker)
 
