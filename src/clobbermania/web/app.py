@@ -253,6 +253,12 @@ def _internal_error(exc: BaseException) -> JSONResponse:
                   500)
 
 
+def _run_encoded(endpoint: api.Endpoint, body: Any, time_limit: float) -> bytes:
+    """The answer of a light endpoint as JSON bytes (as JSONResponse encodes)."""
+    return json.dumps(api.run_endpoint(endpoint, body, time_limit), ensure_ascii=False,
+                      allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
 async def _answer(request: Request, name: str, body: Any) -> Response:
     """Run the endpoint ``name`` on ``body``: heavy ones in the pool, light ones here."""
     app_state = request.app.state
@@ -263,7 +269,8 @@ async def _answer(request: Request, name: str, body: Any) -> Response:
             api.check_body(endpoint, body, time_limit)   # refuse at once, not in a worker
             answer = await app_state.pool.run(name, body, time_limit)
         else:
-            answer = await run_in_threadpool(api.run_endpoint, endpoint, body, time_limit)
+            # encoded in the thread too: a drawing of a large board is megabytes of JSON
+            answer = await run_in_threadpool(_run_encoded, endpoint, body, time_limit)
     except api.NotFound as exc:
         return _error(str(exc), 404)
     except ClobbermaniaError as exc:
@@ -274,6 +281,8 @@ async def _answer(request: Request, name: str, body: Any) -> Response:
         return _error(str(exc), 503, {"Retry-After": str(exc.retry_after)})
     except PoolError as exc:
         return _error(str(exc), exc.status)
+    if isinstance(answer, bytes):
+        return Response(answer, media_type="application/json")
     return JSONResponse(answer)
 
 
