@@ -9,6 +9,7 @@ import math
 import statistics
 import threading
 import time
+from importlib import resources
 
 import pytest
 from starlette.testclient import TestClient
@@ -104,13 +105,25 @@ def test_the_server_time_limit_reaches_the_job(client):
     assert r.status_code == 400 and r.json()["error"].startswith("time_limit must be a positive")
 
 
-def test_routes_and_errors_are_json(client):
+def test_pages_come_from_the_package(client):
+    static = resources.files("clobbermania.web") / "static"
     page = client.get("/")
-    if page.status_code == 200:
-        assert page.headers["content-type"].startswith("text/html")
-        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
-    else:
+    if not (static / "index.html").is_file():
         assert page.status_code == 404 and "index.html" in page.json()["error"]
+        return
+    assert page.status_code == 200 and page.content == (static / "index.html").read_bytes()
+    assert page.headers["content-type"] == "text/html; charset=utf-8"
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    types = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
+    for entry in static.iterdir():
+        suffix = entry.name.rsplit(".", 1)[-1]
+        if entry.is_file() and suffix in types:
+            r = client.get(f"/static/{entry.name}")
+            assert r.status_code == 200 and r.content == entry.read_bytes()
+            assert r.headers["content-type"] == types[suffix]
+
+
+def test_routes_and_errors_are_json(client):
     cases = [
         (client.get("/api/clobber/state"), 405, "GET is not accepted at '/api/clobber/state'"),
         (client.get("/nowhere"), 404, "no page or endpoint at '/nowhere'"),
@@ -188,6 +201,11 @@ def test_allowed_hosts_of_a_network_server():
     assert {"127.0.0.1", "localhost", "0.0.0.0", socket.gethostname().lower(),
             "teacher.example"} <= names
     assert not is_loopback("0.0.0.0") and is_loopback("::1") and is_loopback("127.0.0.2")
+    # a network server answers its machine's name; no lifespan: the pool never starts
+    network = TestClient(create_app(host="0.0.0.0", processes=1))
+    for host in (socket.gethostname(), "127.0.0.1:8000", "0.0.0.0"):
+        assert network.get("/api/health", headers={"host": host}).status_code == 200, host
+    assert network.get("/api/health", headers={"host": "evil.example"}).status_code == 400
 
 
 def _in_threads(client, bodies):
