@@ -63,6 +63,7 @@ EXCLUDED = {
     "grundy play": "interactive game",
     "grundy build": "long-running by design (run once, small, to feed grundy stats)",
     "samegame bench": "long-running by design",
+    "serve": "a server runs until Ctrl-C (tests/web/test_serve_cli.py runs it)",
 }
 
 #: Wall-clock cap of a call without a time limit (a verb's own stated cap must hold in it).
