@@ -9,6 +9,7 @@ screenshots to DIR instead of tests/web/screenshots/; ``CLOBBERMANIA_REQUIRE_BRO
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -76,6 +77,26 @@ def server_url() -> Iterator[str]:
         thread.join(60)
 
 
+@contextlib.contextmanager
+def _address_space_of_the_hard_limit() -> Iterator[None]:
+    """Lift this process's soft RLIMIT_AS to its hard limit while Playwright's driver,
+    which starts Chromium, is started (and restore it after): the CLI tests run
+    ``clobbermania`` in this process, which lowers it to the memory bound, and Chromium
+    reserves far more address space than it uses (its launcher fails under such a
+    limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 @pytest.fixture(scope="module")
 def browser():
     """A headless Chromium (skipped, saying why, when none is installed)."""
@@ -89,12 +110,16 @@ def browser():
         pytest.skip(why)
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="playwright is not installed (pip install -e .[dev])")
-    with sync_api.sync_playwright() as p:
+    with _address_space_of_the_hard_limit():   # Playwright's driver starts Chromium
+        p = sync_api.sync_playwright().start()
+    try:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
             b.close()
+    finally:
+        p.stop()
 
 
 @pytest.fixture
