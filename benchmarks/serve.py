@@ -7,8 +7,10 @@
 Starts the server as a subprocess on a free loopback port (never another host), waits for
 ``/api/health``, then ``--clients`` threads send ``--requests`` requests in all, a mix of
 light ones (``/api/health``, ``clobber/state``, ``clickomania/state``, ``solitaire/state``)
-and heavy ones (``clobber/solve`` on 4x5, ``samegame/play``, ``grundy/options``,
-``solitaire/solve``), each heavy one asking for a time limit of ``--heavy-seconds``.
+and heavy ones (``samegame/play`` on a standard 15x15 board with a fresh seed, which
+searches its whole limit; ``clobber/solve``, ``grundy/value`` and ``clobber/value`` on
+fresh random boards of 5x6, 5x5 and 4x5, which no worker has cached), each heavy one
+asking for a time limit of ``--heavy-seconds``.
 
 Prints, per run and as the median of ``--repeat`` runs: requests answered by status (200,
 400, 503 with Retry-After, 504, other), errors other than 503 (count them: the goal is 0),
@@ -44,17 +46,29 @@ LIGHT = [
 ]
 
 
-def heavy_requests(seconds: float) -> list[tuple[str, str, dict]]:
-    return [
-        ("POST", "/api/clobber/solve", {"board": "xoxox/oxoxo/xoxox/oxoxo",
-                                        "first": "black", "time_limit": seconds}),
-        ("POST", "/api/samegame/play", {"board": "12312/23123/31231/12312/23123",
-                                        "time_limit": seconds, "seed": 1}),
-        ("POST", "/api/grundy/options", {"board": "xoxoxo/oxoxox/xoxoxo",
-                                         "time_limit": seconds}),
-        ("POST", "/api/solitaire/solve", {"board": "xoxoxo/oxoxox/xoxoxo/oxoxox/xoxoxo",
-                                          "time_limit": seconds}),
-    ]
+def random_stones(rng: random.Random, rows: int, cols: int, holes: float) -> str:
+    """A random Clobber board: each square a hole with probability ``holes``, else x or o."""
+    return "/".join("".join("." if rng.random() < holes else rng.choice("xo")
+                            for _ in range(cols)) for _ in range(rows))
+
+
+def heavy_request(rng: random.Random, seconds: float, boards: list[str]
+                  ) -> tuple[str, str, dict]:
+    """A search that uses its time: fresh random positions (no worker has them cached) and
+    SameGame on a standard board (its search runs the whole limit)."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        return ("POST", "/api/samegame/play", {"board": rng.choice(boards),
+                                               "time_limit": seconds,
+                                               "seed": rng.randrange(1 << 30)})
+    if kind == 1:
+        return ("POST", "/api/clobber/solve", {"board": random_stones(rng, 5, 6, 0.15),
+                                               "first": "black", "time_limit": seconds})
+    if kind == 2:
+        return ("POST", "/api/grundy/value", {"board": random_stones(rng, 5, 5, 0.1),
+                                              "time_limit": seconds})
+    return ("POST", "/api/clobber/value", {"board": random_stones(rng, 4, 5, 0.1),
+                                           "time_limit": seconds})
 
 
 def free_port() -> int:
@@ -125,8 +139,10 @@ def one_run(args: argparse.Namespace, seed: int) -> dict:
     port = free_port()
     proc = start_server(port, args.processes, args.time_limit, args.queue)
     rng = random.Random(seed)
-    heavy = heavy_requests(args.heavy_seconds)
-    plan = [("heavy", rng.choice(heavy)) if rng.random() < args.heavy_share
+    _, boards, _ = request(port, "GET", "/api/samegame/boards", None)
+    standard = [b["board"] for b in boards["boards"]]
+    plan = [("heavy", heavy_request(rng, args.heavy_seconds, standard))
+            if rng.random() < args.heavy_share
             else ("light", rng.choice(LIGHT)) for _ in range(args.requests)]
     lock = threading.Lock()
     counts: dict[str, int] = {}
