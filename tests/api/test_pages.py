@@ -438,3 +438,13 @@ def test_time_limits_give_bounded_answers() -> None:
     t0 = time.perf_counter()
     o = api.call("grundy/options", {"board": board, "time_limit": 100}, max_time_limit=0.2)
     assert o["exact"] is False and time.perf_counter() - t0 < 5.0
+
+
+# --- red team (issue 26): squares written with non-ASCII characters ---------------------------
+
+@pytest.mark.parametrize("square", ["a\u00b2", "a\u00b9", "a\U0001d7cf", "\u00e91", "\uff41\uff11"])
+def test_a_click_on_a_non_ascii_square_is_refused_naming_it(square) -> None:
+    # 'a²' passed str.isdigit and then int() raised ValueError (HTTP 500); 'a𝟏' was a1,
+    # 'é1' a column "eg"
+    with pytest.raises(ClobbermaniaError, match=r"^move 1 \(.*\) is illegal: bad square"):
+        api.call("clickomania/state", {"board": "1122", "moves": [square]})

@@ -267,3 +267,19 @@ def test_the_server_time_limit_caps_the_request(capsys):
     with pytest.raises(ClobbermaniaError, match=r"^the time limit of 0.3 s was reached"):
         api.call("cgt/value", {"expr": "{1|*} + *250", "time_limit": 60}, max_time_limit=0.3)
     assert time.perf_counter() - t0 < 1.5
+
+
+# --- red team (issue 26): numbers past a float's range --------------------------------------
+
+def test_a_time_limit_past_a_floats_range_is_one_sentence() -> None:
+    # JSON allows 10**400 as an integer: float() of it raised OverflowError (HTTP 500)
+    for name, body in [("solitaire/solve", {"board": "xoxo"}), ("cgt/value", {"expr": "*"}),
+                       ("clobber/reply", {"board": "xo"})]:
+        with pytest.raises(api.RequestError, match="time_limit must be a finite number"):
+            api.call(name, {**body, "time_limit": 10**400}, max_time_limit=1.0)
+
+
+def test_a_huge_penalty_is_refused_in_a_short_sentence() -> None:
+    with pytest.raises(ClobbermaniaError) as info:
+        api.call("samegame/play", {"board": "1122/2211", "left_penalty": 10**400})
+    assert "between 0 and 1,000,000,000" in str(info.value) and len(str(info.value)) < 120

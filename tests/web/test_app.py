@@ -272,3 +272,29 @@ def test_overrun_is_504_and_the_worker_replaced(client):
     after = post(client, "cgt/value", {"expr": "{0|^}"})
     assert after.status_code == 200 and after.json()["value"] == "^^*"
     assert len(set(pool.pids()) - before) == 1 and len(pool.pids()) == 2
+
+
+# --- red team (issue 26) ---------------------------------------------------------------------
+
+def test_a_lone_surrogate_in_a_refused_move_is_a_400(client):
+    # JSON allows "\ud800"; the sentence quoting it could not be encoded as UTF-8 (HTTP 500)
+    for name, board in [("clickomania/state", "1122"), ("clobber/state", "xo")]:
+        r = client.post(f"/api/{name}",
+                        content=b'{"board": "%s", "moves": ["a1\\ud800"]}' % board.encode())
+        assert r.status_code == 400, r.text
+        assert r.json()["error"].startswith("move 1 (a1\ud800)")
+
+
+def test_a_time_limit_past_a_floats_range_is_a_400(client):
+    r = client.post("/api/clobber/reply", content=b'{"board": "xo", "time_limit": 1%s}'
+                    % (b"0" * 400))
+    assert r.status_code == 400 and r.json() == {"error": "time_limit must be a finite number"}
+
+
+def test_a_byte_order_mark_is_ignored_and_a_repeated_key_refused(client):
+    body = json.dumps({"board": "xo"}).encode()
+    r = client.post("/api/clobber/state", content=b"\xef\xbb\xbf" + body)
+    assert r.status_code == 200 and r.json()["legal_moves"] == ["a1-b1"]
+    r = client.post("/api/clobber/state", content=b'{"board": "xo", "board": "ox"}')
+    assert r.status_code == 400
+    assert r.json() == {"error": "the request body gives the key 'board' twice"}

@@ -96,7 +96,10 @@ def _check_value(endpoint: str, key: str, value: Any, kind: type | tuple[type, .
     elif kind is float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         if ok:
-            value = float(value)
+            try:
+                value = float(value)
+            except OverflowError:   # a JSON integer past a float's range (10**400)
+                value = math.inf
             if not math.isfinite(value):
                 raise RequestError(f"{key} must be a finite number")
     elif kind is str:

@@ -417,8 +417,9 @@ def left_penalties(value: str | int | None, web: bool = False) -> list[int]:
             raise NotationError(f"{_opt('left_penalty', web)} takes whole numbers separated "
                                 f"by commas, not {part.strip()!r}") from None
         if not 0 <= out[-1] <= MAX_LEFT_PENALTY:
+            shown = str(out[-1]) if len(str(out[-1])) <= 30 else f"{str(out[-1])[:12]}..."
             raise NotationError(f"the penalty a block left must be between 0 and "
-                                f"{MAX_LEFT_PENALTY:,}, not {out[-1]}")
+                                f"{MAX_LEFT_PENALTY:,}, not {shown}")
     return out
 
 

@@ -256,9 +256,10 @@ class Board:
         else:
             t = text.strip().lower()
             i = 0
-            while i < len(t) and t[i].isalpha():
+            # ASCII only: str.isdigit holds for '²', which int() refuses
+            while i < len(t) and t[i].isascii() and t[i].isalpha():
                 i += 1
-            if i == 0 or i == len(t) or not t[i:].isdigit():
+            if i == 0 or i == len(t) or not (t[i:].isascii() and t[i:].isdigit()):
                 raise NotationError(f"bad square {text!r}: expected a column letter and a row "
                                     "number, like a1")
             c, r = _column_index(t[:i]), int(t[i:]) - 1

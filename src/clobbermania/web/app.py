@@ -28,6 +28,7 @@ page elsewhere cannot reach the server through a DNS name rebound to 127.0.0.1.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import ipaddress
 import json
@@ -200,9 +201,16 @@ class HostCheck:
 # answers
 
 
-def _error(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(message).split())}, status_code=status,
-                        headers=headers)
+def _json_bytes(obj: Any) -> bytes:
+    """``obj`` as compact UTF-8 JSON. A lone surrogate (JSON allows ``"\\ud800"``, and a
+    sentence may quote a request's text) is written as its JSON escape, not refused."""
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode("utf-8", "backslashreplace")
+
+
+def _error(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+    return Response(_json_bytes({"error": " ".join(str(message).split())}),
+                    status_code=status, headers=headers, media_type="application/json")
 
 
 class BodyError(Exception):
@@ -211,6 +219,24 @@ class BodyError(Exception):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+class DuplicateKey(ValueError):
+    """A JSON object of the body names a key twice."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key given twice (RFC 8259 leaves its meaning
+    open; ``{"board": "xo", "board": "ox"}`` is a mistake, not a choice)."""
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                shown = key if len(key) <= 40 else key[:37] + "..."
+                raise DuplicateKey(f"the request body gives the key {shown!r} twice")
+            seen.add(key)
+    return out
 
 
 async def read_json(request: Request) -> Any:
@@ -229,6 +255,8 @@ async def read_json(request: Request) -> Any:
             raise too_big
         chunks.append(chunk)
     raw = b"".join(chunks)
+    if raw.startswith(codecs.BOM_UTF8):   # RFC 8259 section 8.1: a parser may ignore it
+        raw = raw[len(codecs.BOM_UTF8):]
     if not raw.strip():
         return {}
     try:
@@ -237,7 +265,9 @@ async def read_json(request: Request) -> Any:
         raise BodyError(f"the request body is not UTF-8 text (byte {exc.start:,} is "
                         f"{raw[exc.start]:#04x})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except DuplicateKey as exc:
+        raise BodyError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise BodyError(f"the request body is not valid JSON: {exc.msg} at line "
                         f"{exc.lineno} column {exc.colno}") from None
@@ -247,7 +277,7 @@ async def read_json(request: Request) -> Any:
         raise BodyError(f"the request body is not valid JSON: {str(exc)[:120]}") from None
 
 
-def _internal_error(exc: BaseException) -> JSONResponse:
+def _internal_error(exc: BaseException) -> Response:
     """One sentence for an unexpected error (the server logs its traceback)."""
     return _error(f"internal error ({type(exc).__name__}); the server's log has the details",
                   500)
@@ -255,8 +285,7 @@ def _internal_error(exc: BaseException) -> JSONResponse:
 
 def _run_encoded(endpoint: api.Endpoint, body: Any, time_limit: float) -> bytes:
     """The answer of a light endpoint as JSON bytes (as JSONResponse encodes)."""
-    return json.dumps(api.run_endpoint(endpoint, body, time_limit), ensure_ascii=False,
-                      allow_nan=False, separators=(",", ":")).encode("utf-8")
+    return _json_bytes(api.run_endpoint(endpoint, body, time_limit))
 
 
 async def _answer(request: Request, name: str, body: Any) -> Response:
@@ -281,9 +310,9 @@ async def _answer(request: Request, name: str, body: Any) -> Response:
         return _error(str(exc), 503, {"Retry-After": str(exc.retry_after)})
     except PoolError as exc:
         return _error(str(exc), exc.status)
-    if isinstance(answer, bytes):
-        return Response(answer, media_type="application/json")
-    return JSONResponse(answer)
+    if not isinstance(answer, bytes):
+        answer = _json_bytes(answer)
+    return Response(answer, media_type="application/json")
 
 
 async def post_endpoint(request: Request) -> Response:
