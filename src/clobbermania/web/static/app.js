@@ -9,24 +9,42 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const MARKS = ["sel", "dest", "last", "win", "hint", "grp"];
+const MARKS = ["sel", "dest", "last", "win", "hint", "grp", "vanish"];
+
+/** How long a clicked group stays highlighted before the board after it is drawn (ms). */
+const VANISH_MS = 280;
+
+const delay = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 /* ------------------------------------------------------------------ helpers */
 
+/** How long the page waits for an answer before it says so (the server itself answers a
+ * search cut by its time limit within `time_limit * 1.5 + 2` s, or 503 when it is full). */
+const ANSWER_TIMEOUT_MS = 60000;
+
 /** POST `body` to /api/`name` (GET when body is undefined); the answer object, or an
- * Error carrying the server's one sentence. */
+ * Error carrying the server's one sentence (or saying that the server does not answer). */
 async function api(name, body) {
-  const init = body === undefined ? { method: "GET" } : {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ANSWER_TIMEOUT_MS);
+  const init = body === undefined ? { method: "GET", signal: abort.signal } : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    signal: abort.signal,
   };
   let resp;
-  try {
-    resp = await fetch("/api/" + name, init);
-  } catch (e) {
-    throw new Error("the server does not answer (is `clobbermania serve` still running?)");
-  }
   let data = null;
-  try { data = await resp.json(); } catch (e) { data = null; }
+  try {
+    try {
+      resp = await fetch("/api/" + name, init);
+    } catch (e) {
+      throw new Error(abort.signal.aborted ?
+        `the server did not answer within ${ANSWER_TIMEOUT_MS / 1000} s` :
+        "the server does not answer (is `clobbermania serve` still running?)");
+    }
+    try { data = await resp.json(); } catch (e) { data = null; }
+  } finally {
+    clearTimeout(timer);
+  }
   if (!resp.ok) {
     let msg = data && typeof data.error === "string" ? data.error : `HTTP ${resp.status}`;
     const retry = resp.headers.get("Retry-After");
@@ -198,8 +216,10 @@ class Tab {
     this.started = false;
   }
 
-  async request(endpoint, body) {
+  /** The answer of `endpoint`; while it runs the status line says `doing`. */
+  async request(endpoint, body, doing = "thinking…") {
     this.busy++;
+    this.doing = doing;
     this.showStatus();
     try {
       return await api(endpoint, body);
@@ -207,6 +227,13 @@ class Tab {
       this.busy--;
       this.showStatus();
     }
+  }
+
+  /** `promise`, the tab counted busy (data-busy, not "thinking") until it settles. */
+  hold(promise) {
+    this.holding = (this.holding || 0) + 1;
+    this.showStatus();
+    return promise.finally(() => { this.holding--; this.showStatus(); });
   }
 
   say(msg, err = false) {
@@ -220,14 +247,14 @@ class Tab {
    * without a blink of "idle" in between. */
   showStatus() {
     clearTimeout(this.idleTimer);
-    if (this.busy) this.renderStatus();
-    else this.idleTimer = setTimeout(() => { if (!this.busy) this.renderStatus(); }, 0);
+    if (this.busy || this.holding) this.renderStatus();
+    else this.idleTimer = setTimeout(() => { if (!this.busy && !this.holding) this.renderStatus(); }, 0);
   }
 
   renderStatus() {
-    this.panel.dataset.busy = this.busy ? "1" : "0";
+    this.panel.dataset.busy = this.busy || this.holding ? "1" : "0";
     const parts = [];
-    if (this.busy) parts.push("thinking…");
+    if (this.busy) parts.push(this.doing || "thinking…");
     if (this.msg) parts.push(this.msg);
     this.statusEl.textContent = parts.join(" ");
     this.statusEl.classList.toggle("error", this.err);
@@ -288,11 +315,14 @@ class BoardTab extends Tab {
    * action overtook it. */
   async refresh() {
     const seq = ++this.seq;
+    // a short picture of the move before its answer is drawn (the tab is busy meanwhile)
+    const shown = this.transition ? this.hold(this.transition) : null;
+    this.transition = null;
     let st;
     try {
-      st = await this.request(this.stateEndpoint, this.stateBody());
+      [st] = await Promise.all([this.request(this.stateEndpoint, this.stateBody()), shown]);
     } catch (e) {
-      if (seq === this.seq) this.say(e.message, true);
+      if (seq === this.seq) { this.vanishing = null; this.say(e.message, true); this.paint(); }
       return false;
     }
     if (seq !== this.seq) return false;
@@ -351,47 +381,84 @@ class BoardTab extends Tab {
 
   gameText() { return `board: ${this.start}\nmoves: ${this.moves.join(" ")}`; }
 
+  /** Change the moves with `change()`, then show the new position; when the server does
+   * not answer or refuses, the moves are put back as they were (the board shown still
+   * matches them), so the next action starts from what is on the screen. */
+  async act(change) {
+    const before = [this.moves.slice(), this.who.slice(), this.redoStack.slice()];
+    change();
+    const seq = this.seq + 1;
+    const ok = await this.refresh();
+    if (!ok && this.err && this.seq === seq) {
+      [this.moves, this.who, this.redoStack] = before;
+      this.drawMoveList();
+    }
+    return ok;
+  }
+
   play(move, who = "human") {
     this.stopReplay();
-    this.moves.push(move);
-    this.who.push(who);
-    const next = this.redoStack[this.redoStack.length - 1];
-    if (next && next.move === move) this.redoStack.pop(); else this.redoStack = [];
-    return this.refresh();
+    this.transition = this.showMove(move);
+    return this.act(() => {
+      this.moves.push(move);
+      this.who.push(who);
+      const next = this.redoStack[this.redoStack.length - 1];
+      if (next && next.move === move) this.redoStack.pop(); else this.redoStack = [];
+    });
   }
+
+  /** A promise that resolves when a short picture of `move` on the current drawing has been
+   * shown (null: none). */
+  showMove(move) { return null; }
 
   undo() {
     this.stopReplay();
-    if (!this.moves.length) return;
-    let who;
-    do {
-      who = this.who.pop();
-      this.redoStack.push({ move: this.moves.pop(), who });
-    } while (who === "computer" && this.moves.length);
-    this.refresh();
+    if (!this.moves.length) return Promise.resolve(false);
+    return this.act(() => {
+      let who;
+      do {
+        who = this.who.pop();
+        this.redoStack.push({ move: this.moves.pop(), who });
+      } while (who === "computer" && this.moves.length);
+    });
   }
 
   redo() {
-    if (!this.redoStack.length) { this.stopReplay(); return Promise.resolve(false); }
-    do {
-      const e = this.redoStack.pop();
-      this.moves.push(e.move);
-      this.who.push(e.who);
-    } while (this.redoStack.length && this.redoStack[this.redoStack.length - 1].who === "computer");
-    return this.refresh();
+    if (!this.redoStack.length) {
+      const wasReplaying = this.replayTimer;
+      this.stopReplay();
+      if (!wasReplaying) this.say("nothing to redo");
+      return Promise.resolve(false);
+    }
+    this.transition = this.showMove(this.redoStack[this.redoStack.length - 1].move);
+    return this.act(() => {
+      do {
+        const e = this.redoStack.pop();
+        this.moves.push(e.move);
+        this.who.push(e.who);
+      } while (this.redoStack.length && this.redoStack[this.redoStack.length - 1].who === "computer");
+    });
   }
 
-  /** Go back to the position after the first `n` moves (the rest can be redone). */
+  /** Go to the position after the first `n` moves: back (the rest can be redone) or
+   * forward along the moves that can be redone. */
   goTo(n) {
     this.stopReplay();
-    while (this.moves.length > n) this.redoStack.push({ move: this.moves.pop(), who: this.who.pop() });
-    this.refresh();
+    return this.act(() => {
+      while (this.moves.length > n) this.redoStack.push({ move: this.moves.pop(), who: this.who.pop() });
+      while (this.moves.length < n && this.redoStack.length) {
+        const e = this.redoStack.pop();
+        this.moves.push(e.move);
+        this.who.push(e.who);
+      }
+    });
   }
 
   /** Queue `moves` after the current position, to be stepped through with redo. */
   queueReplay(moves) {
     this.stopReplay();
     this.redoStack = moves.slice().reverse().map((move) => ({ move, who: "replay" }));
+    this.drawMoveList();
   }
 
   playReplay(button) {
@@ -435,19 +502,37 @@ class BoardTab extends Tab {
     }
     this.paint();
     if (this.gameEl && document.activeElement !== this.gameEl) this.gameEl.value = this.gameText();
+    this.drawMoveList();
+    for (const [id, n] of [["-rows", this.st.rows], ["-cols", this.st.cols]]) {
+      // the size selectors follow the board shown (a loaded or standard board included)
+      const sel = $(this.prefix + id);
+      if (sel && [...sel.options].some((o) => o.value === String(n))) sel.value = String(n);
+    }
+  }
+
+  /** The moves played, then (dimmed) those that can be redone; a click on one goes to the
+   * position after it. */
+  drawMoveList() {
     const list = $(this.prefix + "-movelist");
-    if (list) {
-      list.innerHTML = "";
-      this.moves.forEach((m, i) => {
-        const li = document.createElement("li");
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = m;
-        b.title = `back to the position after move ${i + 1}`;
-        b.addEventListener("click", () => this.goTo(i + 1));
-        li.appendChild(b);
-        list.appendChild(li);
-      });
+    if (!list) return;
+    list.innerHTML = "";
+    const future = this.redoStack.slice().reverse().map((e) => e.move);
+    this.moves.concat(future).forEach((m, i) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = m;
+      const ahead = i >= this.moves.length;
+      if (ahead) li.classList.add("future");
+      if (i === this.moves.length - 1) li.classList.add("current");
+      b.title = `${ahead ? "forward" : "back"} to the position after move ${i + 1}`;
+      b.addEventListener("click", () => this.goTo(i + 1));
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+    const cur = list.querySelector("li.current");  // keep the current move in the list's view
+    if (cur && list.scrollHeight > list.clientHeight) {
+      list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
     }
   }
 
@@ -552,7 +637,11 @@ class StoneTab extends BoardTab {
   tap(sq) {
     if (!this.st) return;
     if (this.st.game_over) { this.say("the game is over: undo, or start a new one"); return; }
-    if (!this.canMove()) { this.say("wait: it is the computer's move"); return; }
+    if (!this.canMove()) {
+      // the computer's move failed (the server was down, say): a click asks again
+      if (!this.busy) this.afterState(this.seq); else this.say("wait: it is the computer's move");
+      return;
+    }
     const legal = this.legal();
     if (this.selected && legal.includes(this.selected + "-" + sq)) {
       this.play(this.selected + "-" + sq);
@@ -681,9 +770,10 @@ class ClobberTab extends StoneTab {
   async computerMove(seq) {
     let r;
     try {
-      r = await this.request("clobber/reply", { ...this.stateBody(), time_limit: +$("clobber-time").value });
+      r = await this.request("clobber/reply", { ...this.stateBody(), time_limit: +$("clobber-time").value },
+        "the computer is thinking…");
     } catch (e) {
-      if (seq === this.seq) this.say(e.message, true);
+      if (seq === this.seq) this.say(`the computer could not move: ${e.message}. Click the board to ask again.`, true);
       return;
     }
     if (seq !== this.seq || !r.move) return;
@@ -819,9 +909,9 @@ class ImpartialTab extends StoneTab {
   async computerMove(seq) {
     let r;
     try {
-      r = await this.request("grundy/reply", { ...this.stateBody(), time_limit: 2 });
+      r = await this.request("grundy/reply", { ...this.stateBody(), time_limit: 2 }, "the computer is thinking…");
     } catch (e) {
-      if (seq === this.seq) this.say(e.message, true);
+      if (seq === this.seq) this.say(`the computer could not move: ${e.message}. Click the board to ask again.`, true);
       return;
     }
     if (seq !== this.seq || !r.move) return;
@@ -855,7 +945,7 @@ class ImpartialTab extends StoneTab {
       b.addEventListener("click", () => { if (this.canMove() && !this.st.game_over) this.play(o.move); });
       li.appendChild(b);
       const span = document.createElement("span");
-      span.textContent = ` → ${o.board}: ` + (o.grundy == null ? "?" : `*${o.grundy}`.replace(/^\*0$/, "0"));
+      span.textContent = ` → ${o.board}: ${o.grundy == null ? "?" : o.grundy}`;
       li.appendChild(span);
       if (o.grundy === 0) li.classList.add("winning");
       list.appendChild(li);
@@ -1039,7 +1129,7 @@ class ClickTab extends BoardTab {
     $("click-play").addEventListener("click", (e) => this.playReplay(e.target));
     this.boardEl.addEventListener("pointerover", (e) => this.hoverOn(e.target));
     this.boardEl.addEventListener("focusin", (e) => this.hoverOn(e.target));
-    this.boardEl.addEventListener("pointerleave", () => { this.hover = null; this.paint(); });
+    this.boardEl.addEventListener("pointerleave", () => { this.hover = null; this.paint(); this.showGroup(); });
   }
 
   load(params) {
@@ -1098,11 +1188,23 @@ class ClickTab extends BoardTab {
   hoverOn(target) {
     const s = target && target.closest ? target.closest("[data-square]") : null;
     const g = s ? this.groups.get(s.dataset.square) || null : null;
-    if (g !== this.hover) { this.hover = g; this.paint(); }
+    if (g !== this.hover) { this.hover = g; this.paint(); this.showGroup(); }
+  }
+
+  /** The clicked group highlighted for a moment (the squares come from the server's
+   * groups), then the board after it drops in: the page learns no rule. */
+  showMove(move) {
+    const g = this.groups.get(move);
+    if (!g) return null;
+    this.vanishing = g.squares;
+    this.hover = null;
+    this.paint();
+    return delay(VANISH_MS);
   }
 
   marks() {
     const out = {};
+    if (this.vanishing) { out.vanish = this.vanishing; return out; }
     if (this.hover) out.grp = this.hover.squares;
     if (this.hint) out.hint = (this.groups.get(this.hint) || { squares: [this.hint] }).squares;
     return out;
@@ -1118,7 +1220,19 @@ class ClickTab extends BoardTab {
       this.groups = new Map();
       this.st.legal_moves.forEach((g) => { for (const sq of g.squares) this.groups.set(sq, g); });
     }
+    const moved = Boolean(this.vanishing);
+    this.vanishing = null;
+    this.boardEl.classList.toggle("moved", moved);
     super.draw();
+    clearTimeout(this.movedTimer);
+    if (moved) this.movedTimer = setTimeout(() => this.boardEl.classList.remove("moved"), 400);
+    this.showGroup();
+  }
+
+  /** The hovered or focused group's size and points (the server's), next to the score. */
+  showGroup() {
+    const g = this.hover;
+    $("click-group").textContent = g ? `· this group: ${g.size} blocks, ${plural(g.points, "point", "points")}` : "";
   }
 
   tap(sq) {
