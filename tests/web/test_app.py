@@ -298,3 +298,32 @@ def test_a_byte_order_mark_is_ignored_and_a_repeated_key_refused(client):
     r = client.post("/api/clobber/state", content=b'{"board": "xo", "board": "ox"}')
     assert r.status_code == 400
     assert r.json() == {"error": "the request body gives the key 'board' twice"}
+
+
+def test_a_refusal_quoting_a_huge_value_stays_short(client):
+    # the sentence quoted the whole 100,000-character value (100 kB of error)
+    r = post(client, "clobber/state", {"board": "xo", "first": "x" * 100_000})
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert error.startswith("unknown colour 'xxx") and error.endswith("black or white")
+    assert len(error) < 200
+
+
+def test_a_client_leaving_mid_body_is_a_sentence_not_a_traceback():
+    # the server logged a ClientDisconnect traceback and tried to answer 500
+    import asyncio
+
+    from starlette.requests import Request
+
+    from clobbermania.web.app import BodyError, read_json
+
+    messages = [{"type": "http.request", "body": b'{"bo', "more_body": True},
+                {"type": "http.disconnect"}]
+
+    async def receive():
+        return messages.pop(0)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/clobber/state",
+             "headers": [(b"content-length", b"500")]}
+    with pytest.raises(BodyError, match="closed the connection"):
+        asyncio.run(read_json(Request(scope, receive)))

@@ -40,7 +40,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -208,9 +208,27 @@ def _json_bytes(obj: Any) -> bytes:
                       separators=(",", ":")).encode("utf-8", "backslashreplace")
 
 
+#: The longest word of an error sentence: a sentence quoting a request's 100 kB value
+#: shows its start and end.
+MAX_ERROR_WORD = 120
+
+
+def _sentence(message: str) -> str:
+    """``message`` on one line, each word of more than :data:`MAX_ERROR_WORD` characters
+    cut in its middle.
+
+    >>> _sentence("unknown colour '" + "x" * 5000 + "': expected black or white")[:40]
+    "unknown colour 'xxxxxxxxxxxxxxxxxxxxxxxx"
+    >>> len(_sentence("x" * 5000))
+    123
+    """
+    return " ".join(w if len(w) <= MAX_ERROR_WORD else
+                    w[:MAX_ERROR_WORD - 20] + "..." + w[-20:] for w in str(message).split())
+
+
 def _error(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
-    return Response(_json_bytes({"error": " ".join(str(message).split())}),
-                    status_code=status, headers=headers, media_type="application/json")
+    return Response(_json_bytes({"error": _sentence(message)}), status_code=status,
+                    headers=headers, media_type="application/json")
 
 
 class BodyError(Exception):
@@ -249,11 +267,15 @@ async def read_json(request: Request) -> Any:
         raise too_big
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise too_big
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise too_big
+            chunks.append(chunk)
+    except ClientDisconnect:   # nobody to answer; not a traceback in the server's log
+        raise BodyError("the client closed the connection before sending the whole "
+                        "body") from None
     raw = b"".join(chunks)
     if raw.startswith(codecs.BOM_UTF8):   # RFC 8259 section 8.1: a parser may ignore it
         raw = raw[len(codecs.BOM_UTF8):]
