@@ -275,3 +275,189 @@ def test_phone_width_stacks(browser, server_url, screenshots):
         page.screenshot(path=str(screenshots / "clobber-phone.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_clickomania_click_shows_its_group_before_the_board_after(page, server_url, call_api):
+    board = "1212/1122/2211"
+    st = call_api("clickomania/state", {"board": board})
+    group = next(g for g in st["legal_moves"] if "a1" in g["squares"])
+    page.goto(f"{server_url}/#clickomania?board={board}")
+    wait_idle(page, "clickomania")
+    # the size selectors follow the board shown
+    assert page.locator("#click-rows").input_value() == "3"
+    assert page.locator("#click-cols").input_value() == "4"
+    # the pointer over a block shows its group's size and points (the server's)
+    page.locator('#click-board [data-square="a1"]').hover()
+    assert page.locator("#click-group").inner_text() == (
+        f"· this group: {group['size']} blocks, {group['points']} point"
+        + ("" if group["points"] == 1 else "s"))
+    # a click highlights the group that goes, then draws the server's board after it
+    page.locator('#click-board [data-square="a1"]').click()
+    vanishing = page.locator("#click-board .vanish").evaluate_all(
+        "els => els.map(e => e.dataset.square)")
+    assert sorted(vanishing) == sorted(group["squares"])
+    assert page.locator("#panel-clickomania").get_attribute("data-busy") == "1"
+    wait_idle(page, "clickomania")
+    after = call_api("clickomania/state", {"board": board, "moves": ["a1"]})
+    assert page.locator("#click-board .vanish").count() == 0
+    assert page.locator("#click-board [data-square]").count() == after["blocks_left"]
+    assert page.locator("#click-left").inner_text() == str(after["blocks_left"])
+    assert page.locator("#click-movelist li").count() == 1
+
+
+def test_clickomania_solution_ahead_in_the_move_list(page, server_url, call_api, screenshots):
+    board = "1212/1122/2211"
+    page.goto(f"{server_url}/#clickomania?board={board}")
+    wait_idle(page, "clickomania")
+    page.locator("#click-solve").click()
+    wait_idle(page, "clickomania")
+    solved = call_api("clickomania/solve", {"board": board, "maximize": True})
+    ahead = page.locator("#click-movelist li.future")
+    assert ahead.count() == len(solved["moves"]) and not fragment(page).get("moves")
+    page.locator("#click-step").click()  # one click of the solution
+    wait_idle(page, "clickomania")
+    assert fragment(page)["moves"] == solved["moves"][0]
+    assert ahead.count() == len(solved["moves"]) - 1
+    page.locator("#click-movelist li button").last.click()  # forward to its end
+    wait_idle(page, "clickomania")
+    assert fragment(page)["moves"] == ",".join(solved["moves"])
+    assert page.locator("#click-end").get_attribute("data-cleared") == "1"
+    page.locator("#click-movelist li button").first.click()  # back after the first click
+    wait_idle(page, "clickomania")
+    assert fragment(page)["moves"] == solved["moves"][0]
+    page.screenshot(path=str(screenshots / "clickomania-replay.png"), full_page=True)
+    for _ in solved["moves"][1:]:
+        page.locator("#click-step").click()
+        wait_idle(page, "clickomania")
+    assert page.locator("#click-end").get_attribute("data-cleared") == "1"
+    page.locator("#click-step").click()  # nothing left to step: said, not silent
+    page.locator("#status-clickomania", has_text="nothing to redo").wait_for(timeout=5_000)
+
+
+def test_a_failed_request_says_so_and_keeps_the_position(page, server_url, screenshots):
+    start = "xoxo/oxox/xoxo"
+    page.goto(f"{server_url}/#clobber?board={start}&first=black&mode=computer&human=black")
+    wait_idle(page, "clobber")
+    # the server stops answering: the page says so, and the move is not kept
+    page.route("**/api/clobber/state", lambda route: route.abort())
+    play_move(page, "clobber-board", "a1-b1")
+    wait_idle(page, "clobber")
+    status = page.locator("#status-clobber")
+    assert "does not answer" in status.inner_text()
+    assert "error" in (status.get_attribute("class") or "")
+    assert not fragment(page).get("moves")
+    page.unroute("**/api/clobber/state")
+    play_move(page, "clobber-board", "c1-b1")  # played from the position on the screen
+    wait_idle(page, "clobber")
+    assert fragment(page)["moves"].split(",")[0] == "c1-b1"
+    assert len(fragment(page)["moves"].split(",")) == 2  # and the computer answered
+    # the computer's reply fails: the page says so; a click on the board asks again
+    page.route("**/api/clobber/reply", lambda route: route.abort())
+    human_move = page.evaluate("""async () => {
+        const h = new URLSearchParams(location.hash.split('?')[1]);
+        const r = await fetch('/api/clobber/state', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({board: h.get('board'), moves: h.get('moves').split(','),
+                                  first: 'black'})});
+        return (await r.json()).legal_moves[0];
+    }""")
+    play_move(page, "clobber-board", human_move)
+    wait_idle(page, "clobber")
+    assert "the computer could not move" in status.inner_text()
+    page.screenshot(path=str(screenshots / "clobber-server-down.png"), full_page=True)
+    moves = fragment(page)["moves"].split(",")
+    assert len(moves) == 3 and moves[-1] == human_move
+    page.unroute("**/api/clobber/reply")
+    click_square(page, "clobber-board", "a1")
+    wait_idle(page, "clobber")
+    assert len(fragment(page)["moves"].split(",")) == 4
+    assert page.locator("#clobber-why").inner_text().startswith("The computer played")
+    assert "error" not in (status.get_attribute("class") or "")
+
+
+@pytest.mark.parametrize("tab,url,first,keys,moves", [
+    ("impartial", "impartial?board=xoxoxo&mode=human", "a1", ["Enter", "ArrowRight", "Enter"],
+     "a1-b1"),
+    ("solitaire", "solitaire?board=xoxo/oxox&first=any&rules=sc", "a1",
+     ["ArrowDown", "Enter", "ArrowUp", "Enter"], "a2-a1"),
+    # Clickomania's rows count from the bottom: the top-left block is a2
+    ("clickomania", "clickomania?board=1122/1122", "a2", ["ArrowRight", "ArrowRight", " "],
+     "c2"),
+])
+def test_keyboard_only_play(page, server_url, tab, url, first, keys, moves):
+    page.goto(f"{server_url}/#{url}")
+    wait_idle(page, tab)
+    page.locator(f"#tab-{tab}").focus()
+    page.keyboard.press("Tab")  # from the tab to the board's top-left square
+    assert page.evaluate("document.activeElement.dataset.square") == first
+    for key in keys:
+        page.keyboard.press(key)
+    wait_idle(page, tab)
+    assert fragment(page)["moves"] == moves
+    page.keyboard.press("u")
+    wait_idle(page, tab)
+    assert not fragment(page).get("moves")
+    page.keyboard.press("r")
+    wait_idle(page, tab)
+    assert fragment(page)["moves"] == moves
+
+
+def test_every_tab_restores_from_its_fragment(page, server_url, call_api):
+    impartial = call_api("grundy/state", {"board": "xoxo.ox", "moves": ["a1-b1"]})
+    page.goto(f"{server_url}/#impartial?board=xoxo.ox&moves=a1-b1&mode=human")
+    wait_idle(page, "impartial")
+    assert page.locator("#tab-impartial").get_attribute("aria-selected") == "true"
+    assert page.locator("#impartial-board .stone").count() == sum(
+        impartial["board"].count(c) for c in "xo")
+    assert page.locator("#impartial-movelist li").count() == 1
+    assert page.locator("#impartial-mode").input_value() == "human"
+    page.goto(f"{server_url}/#solitaire?board=xoxo/oxox&moves=a1-b1&first=black&rules=sc2")
+    wait_idle(page, "solitaire")
+    assert page.locator("#solitaire-rules").input_value() == "sc2"
+    assert page.locator("#solitaire-first").input_value() == "black"
+    assert page.locator("#solitaire-left").get_attribute("data-value") == "7"
+    assert page.locator("#solitaire-movelist li").count() == 1
+    page.goto(f"{server_url}/#clickomania?board=1122/1122&moves=a1")
+    wait_idle(page, "clickomania")
+    clicked = call_api("clickomania/state", {"board": "1122/1122", "moves": ["a1"]})
+    assert page.locator("#click-score").get_attribute("data-value") == str(clicked["score"])
+    assert page.locator("#click-board [data-square]").count() == clicked["blocks_left"]
+    page.goto(f"{server_url}/#cgt?expr=%5E*")
+    wait_idle(page, "cgt")
+    assert page.locator("#cgt-value").get_attribute("data-value") == "^*"
+    assert page.locator("#cgt-input").input_value() == "^*"
+    page.reload()
+    wait_idle(page, "cgt")
+    assert page.locator("#cgt-value").get_attribute("data-value") == "^*"
+
+
+@pytest.mark.parametrize("expr,mean,temperature", [
+    ("{2|-1}", "1/2", "3/2"), ("+-1", "0", "1"), ("^*", "0", "0"), ("{3|{2|0}}", "2", "1"),
+])
+def test_cgt_thermographs(page, server_url, expr, mean, temperature):
+    # {a|b} with a >= b has mean (a+b)/2 and temperature (a-b)/2; ^* is infinitesimal;
+    # {3|{2|0}} = {3|1+-1}: its walls 3 - t and 2 meet at t = 1 (Winning Ways ch. 6)
+    page.goto(f"{server_url}/#cgt?expr={urllib.parse.quote(expr)}")
+    wait_idle(page, "cgt")
+    assert page.locator("#cgt-mean").inner_text() == mean
+    assert page.locator("#cgt-temperature").inner_text() == temperature
+    assert page.locator("#cgt-thermograph svg").count() == 1
+
+
+def test_every_tab_fits_a_phone(browser, server_url, screenshots):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        for tab, url in [("impartial", "impartial?board=xoxoxoxoxoxo"),
+                         ("solitaire", "solitaire?board=xoxo/oxox/xoxo/oxox"),
+                         ("clickomania", "clickomania?board=" + "/".join(["123412341234"] * 8)),
+                         ("cgt", "cgt?expr=%7B2%7C-1%7D")]:
+            page.goto(f"{server_url}/#{url}")
+            wait_idle(page, tab)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, tab
+            side = page.locator(f"#panel-{tab} > .side").bounding_box()
+            play = page.locator(f"#panel-{tab} > .play").bounding_box()
+            assert side["y"] >= play["y"] + play["height"] - 1, tab
+            page.screenshot(path=str(screenshots / f"{tab}-phone.png"), full_page=True)
+    finally:
+        context.close()
