@@ -8,7 +8,9 @@ Winning Ways).
 
 from __future__ import annotations
 
+import json
 import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -461,3 +463,38 @@ def test_every_tab_fits_a_phone(browser, server_url, screenshots):
             page.screenshot(path=str(screenshots / f"{tab}-phone.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_clickomania_standard_chooser_follows_the_board(page, server_url, call_api):
+    boards = call_api_get(server_url, "samegame/boards")["boards"]
+    third = boards[2]
+    page.goto(f"{server_url}/#clickomania?board={third['board']}")
+    wait_idle(page, "clickomania")
+    page.locator('#click-standard option[value="3"]').wait_for(state="attached")
+    assert page.locator("#click-standard").input_value() == "3"
+    assert page.locator("#click-rows").input_value() == str(third["rows"])
+    assert page.locator("#click-cols").input_value() == str(third["cols"])
+    page.locator("#click-random").click()  # a board of none of them
+    wait_idle(page, "clickomania")
+    assert page.locator("#click-standard").input_value() == ""
+
+
+def call_api_get(server_url: str, name: str) -> dict:
+    """GET /api/``name``: the answer object."""
+    with urllib.request.urlopen(f"{server_url}/api/{name}", timeout=60) as resp:
+        return json.loads(resp.read())
+
+
+def test_the_page_says_when_the_computer_thinks(page, server_url):
+    # 6 x 6 is not solved within the computer's 2 s: it searches for its whole time
+    start = "/".join(["xoxoxo", "oxoxox"] * 3)
+    page.goto(f"{server_url}/#clobber?board={start}&first=black&mode=computer&human=white")
+    status = page.locator("#status-clobber", has_text="the computer is thinking")
+    status.wait_for(timeout=10_000)
+    assert page.locator("#clobber-turn").inner_text() == "Black to move (the computer)."
+    click_square(page, "clobber-board", "b1")  # the human waits for the computer
+    page.locator("#status-clobber", has_text="wait: it is the computer's move").wait_for()
+    wait_idle(page, "clobber")
+    assert page.locator("#clobber-why").inner_text().startswith("The computer played")
+    assert page.locator("#clobber-turn").inner_text() == "White to move (you)."
+    assert len(fragment(page)["moves"].split(",")) == 1

@@ -1158,6 +1158,7 @@ class ClickTab extends BoardTab {
         sel.appendChild(o);
       }
       sel.title = r.source || "";
+      this.showStandard();
     } catch (e) {
       this.standardLoading = null;
       this.say("the standard boards did not load: " + e.message, true);
@@ -1227,6 +1228,13 @@ class ClickTab extends BoardTab {
     clearTimeout(this.movedTimer);
     if (moved) this.movedTimer = setTimeout(() => this.boardEl.classList.remove("moved"), 400);
     this.showGroup();
+    this.showStandard();
+  }
+
+  /** The standard board chooser names the board shown when it is one of them. */
+  showStandard() {
+    const b = this.standard && this.st && this.standard.find((x) => x.board === this.st.start);
+    $("click-standard").value = b ? String(b.number) : "";
   }
 
   /** The hovered or focused group's size and points (the server's), next to the score. */
@@ -1253,7 +1261,7 @@ class ClickTab extends BoardTab {
     const board = this.st.board;
     let r;
     try {
-      r = await this.request("samegame/play", { board, time_limit: 1 });
+      r = await this.request("samegame/play", { board, time_limit: 1 }, "searching for a hint (1 s)…");
     } catch (e) {
       this.say(e.message, true);
       return;
@@ -1274,8 +1282,9 @@ class ClickTab extends BoardTab {
     const out = $("click-solution");
     let r;
     try {
-      r = small ? await this.request("clickomania/solve", { board, maximize: true, time_limit: 5 })
-        : await this.request("samegame/play", { board, time_limit: 5 });
+      r = small ? await this.request("clickomania/solve", { board, maximize: true, time_limit: 5 },
+        "solving (up to 5 s)…")
+        : await this.request("samegame/play", { board, time_limit: 5 }, "searching (5 s)…");
     } catch (e) {
       this.say(e.message, true);
       return;
