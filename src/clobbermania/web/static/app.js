@@ -327,6 +327,7 @@ class BoardTab extends Tab {
     }
     if (seq !== this.seq) return false;
     this.st = st;
+    this.drawn = [this.moves.slice(), this.who.slice()];
     this.selected = null;
     this.say("");
     this.update();
@@ -390,7 +391,9 @@ class BoardTab extends Tab {
     const seq = this.seq + 1;
     const ok = await this.refresh();
     if (!ok && this.err && this.seq === seq) {
-      [this.moves, this.who, this.redoStack] = before;
+      // back to the moves of the board on the screen (an overtaken action's included)
+      [this.moves, this.who] = this.drawn ? [this.drawn[0].slice(), this.drawn[1].slice()] : before;
+      this.redoStack = before[2];
       this.drawMoveList();
     }
     return ok;
