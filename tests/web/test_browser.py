@@ -498,3 +498,33 @@ def test_the_page_says_when_the_computer_thinks(page, server_url):
     assert page.locator("#clobber-why").inner_text().startswith("The computer played")
     assert page.locator("#clobber-turn").inner_text() == "White to move (you)."
     assert len(fragment(page)["moves"].split(",")) == 1
+
+
+def test_a_server_that_hangs_is_reported(browser, server_url):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.add_init_script("window.clobbermaniaAnswerTimeoutMs = 1500")
+        page.goto(f"{server_url}/#solitaire?board=xoxo/oxox&first=any&rules=sc")
+        wait_idle(page, "solitaire")
+        assert page.title() == "Solitaire · clobbermania"
+        page.route("**/api/solitaire/state", lambda route: None)  # never answered
+        play_move(page, "solitaire-board", "a1-b1")
+        page.locator("#status-solitaire", has_text="did not answer within 1.5 s").wait_for(
+            timeout=10_000)
+        wait_idle(page, "solitaire")
+        assert not fragment(page).get("moves")
+        assert page.locator("#solitaire-left").get_attribute("data-value") == "8"
+    finally:
+        context.close()
+
+
+def test_nothing_is_loaded_from_outside_the_server(page, server_url):
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    for tab in ("clobber", "impartial", "solitaire", "clickomania", "cgt"):
+        page.goto(f"{server_url}/#{tab}")
+        wait_idle(page, tab)
+    outside = [u for u in requested
+               if not u.startswith((server_url + "/", "data:", "blob:"))]
+    assert not outside and any("/api/" in u for u in requested), outside

@@ -19,8 +19,10 @@ const delay = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 /* ------------------------------------------------------------------ helpers */
 
 /** How long the page waits for an answer before it says so (the server itself answers a
- * search cut by its time limit within `time_limit * 1.5 + 2` s, or 503 when it is full). */
-const ANSWER_TIMEOUT_MS = 60000;
+ * search cut by its time limit within `time_limit * 1.5 + 2` s, or 503 when it is full);
+ * `window.clobbermaniaAnswerTimeoutMs`, set before this script runs, changes it. */
+const ANSWER_TIMEOUT_MS = Number(window.clobbermaniaAnswerTimeoutMs) > 0 ?
+  Number(window.clobbermaniaAnswerTimeoutMs) : 60000;
 
 /** POST `body` to /api/`name` (GET when body is undefined); the answer object, or an
  * Error carrying the server's one sentence (or saying that the server does not answer). */
@@ -1380,6 +1382,7 @@ const app = { tabs: {}, active: null };
 function activate(name) {
   const tab = app.tabs[name] || app.tabs.clobber;
   app.active = tab;
+  document.title = `${$("tab-" + tab.name).textContent} · clobbermania`;  // bookmarks name the game
   for (const t of Object.values(app.tabs)) {
     const on = t === tab;
     t.panel.hidden = !on;
