@@ -1205,6 +1205,7 @@ class ClickTab extends BoardTab {
     this.vanishing = g.squares;
     this.hover = null;
     this.paint();
+    this.showGroup();
     return delay(VANISH_MS);
   }
 
