@@ -291,8 +291,9 @@ async def read_json(request: Request) -> Any:
     except DuplicateKey as exc:
         raise BodyError(str(exc)) from None
     except json.JSONDecodeError as exc:
-        raise BodyError(f"the request body is not valid JSON: {exc.msg} at line "
-                        f"{exc.lineno} column {exc.colno}") from None
+        # (json's "Unterminated string starting at" names the place itself)
+        raise BodyError(f"the request body is not valid JSON: {exc.msg.removesuffix(' at')} "
+                        f"at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise BodyError("the request body is not valid JSON: it nests too deeply") from None
     except ValueError as exc:   # a number of more than 4,300 digits
