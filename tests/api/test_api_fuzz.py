@@ -13,7 +13,9 @@ move a ``*/state`` answer lists is accepted by the next ``state`` request and le
 board the reply endpoints give for it; the computer's move is one of the legal moves;
 ``grundy/options``' value is the mex of its options' values (Sprague-Grundy), and its
 options are exactly the legal moves; a Clickomania click adds ``(n - 2)^2`` to the score
-(+1000 when it clears the board).
+(+1000 when it clears the board); a thermograph's walls start at t = -1 and meet at the
+temperature and mean ``cgt/value`` gives; a ``solitaire/verify`` of moves the state
+endpoint allowed is valid and ends on its board.
 
 Bodies are generated from a fixed seed (input ``i`` depends on ``(SEED, i)`` alone): a
 failing input is reproduced by ``generate(SEED, i)``.
@@ -268,6 +270,12 @@ def check(case: Input, answer: dict) -> None:
         values = [o["grundy"] for o in answer["options"]]
         if answer["exact"]:
             assert answer["grundy"] == _mex(values)
+    if name == "cgt/thermograph":    # the walls start at t = -1 and meet at (temperature,
+        value = api.call("cgt/value", body)   # mean), as cgt/value gives them
+        assert (answer["value"], answer["mean"], answer["temperature"]) == \
+            (value["value"], value["mean"], value["temperature"])
+        for wall in (answer["left_wall"], answer["right_wall"]):
+            assert wall[0][0] == "-1" and wall[-1] == [answer["temperature"], answer["mean"]]
     if name == "solitaire/verify":   # a game the state endpoint allowed, move by move
         state = api.call("solitaire/state", body)
         assert answer["valid"] is True and answer["final"] == state["board"]
