@@ -334,6 +334,16 @@ def test_clickomania_solution_ahead_in_the_move_list(page, server_url, call_api,
     assert page.locator("#click-end").get_attribute("data-cleared") == "1"
     page.locator("#click-step").click()  # nothing left to step: said, not silent
     page.locator("#status-clickomania", has_text="nothing to redo").wait_for(timeout=5_000)
+    # a click off the solution drops it: its sentence and the clicks ahead
+    page.locator("#click-movelist li button").first.click()
+    wait_idle(page, "clickomania")
+    assert page.locator("#click-solution").inner_text()
+    st = call_api("clickomania/state", {"board": board, "moves": solved["moves"][:1]})
+    other = next(g for g in st["legal_moves"] if solved["moves"][1] not in g["squares"])
+    click_square(page, "click-board", other["square"])
+    wait_idle(page, "clickomania")
+    assert page.locator("#click-solution").inner_text() == ""
+    assert page.locator("#click-movelist li.future").count() == 0
 
 
 def test_a_failed_request_says_so_and_keeps_the_position(page, server_url, screenshots):
@@ -399,6 +409,11 @@ def test_keyboard_only_play(page, server_url, tab, url, first, keys, moves):
     page.keyboard.press("u")
     wait_idle(page, tab)
     assert not fragment(page).get("moves")
+    if tab != "clickomania":  # Escape cancels a selected stone
+        page.keyboard.press("Enter")
+        assert page.locator(f"#{tab}-board .sel").count() == 1
+        page.keyboard.press("Escape")
+        assert page.locator(f"#{tab}-board .sel").count() == 0
     page.keyboard.press("r")
     wait_idle(page, tab)
     assert fragment(page)["moves"] == moves

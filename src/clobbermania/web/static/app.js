@@ -610,6 +610,12 @@ class BoardTab extends Tab {
         this.tap(s.dataset.square);
         return;
       }
+      if (ev.key === "Escape" && this.selected) {  // cancels a selected stone
+        ev.preventDefault();
+        this.selected = null;
+        this.paint();
+        return;
+      }
       const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
       if (dir) {
         ev.preventDefault();
@@ -1253,6 +1259,8 @@ class ClickTab extends BoardTab {
     if (!this.st) return;
     if (this.groups.has(sq)) {
       this.hover = null;
+      const next = this.redoStack[this.redoStack.length - 1];
+      if (next && next.move !== sq) $("click-solution").textContent = "";  // left the solution
       this.play(sq);
     } else {
       this.say(this.st.game_over ? "no group is left: undo, or start a new board" :
