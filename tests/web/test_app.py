@@ -387,3 +387,21 @@ def test_byte_mutated_bodies_get_json_answers_or_one_sentence(client):
             assert set(answer) == {"error"} and answer["error"].strip(), answer
             assert "\n" not in answer["error"] and len(answer["error"]) < 5000
     assert seen.get(200, 0) > 10 and seen.get(400, 0) > 50, seen
+
+
+def test_a_content_length_of_a_non_ascii_digit_is_not_a_crash():
+    # '²' (latin-1 0xb2) passed str.isdigit, and int() raised ValueError; the body decides
+    import asyncio
+
+    from starlette.requests import Request
+
+    from clobbermania.web.app import read_json
+
+    messages = [{"type": "http.request", "body": b'{"board": "xo"}', "more_body": False}]
+
+    async def receive():
+        return messages.pop(0)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/clobber/state",
+             "headers": [(b"content-length", b"\xb2")]}
+    assert asyncio.run(read_json(Request(scope, receive))) == {"board": "xo"}

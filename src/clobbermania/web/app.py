@@ -263,7 +263,7 @@ async def read_json(request: Request) -> Any:
     too_big = BodyError(f"the request body is larger than the server's cap of "
                         f"{MAX_BODY_BYTES:,} bytes", 413)
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY_BYTES:
+    if length.isascii() and length.isdigit() and int(length) > MAX_BODY_BYTES:   # not '²'
         raise too_big
     chunks: list[bytes] = []
     size = 0
