@@ -405,3 +405,18 @@ def test_a_content_length_of_a_non_ascii_digit_is_not_a_crash():
     scope = {"type": "http", "method": "POST", "path": "/api/clobber/state",
              "headers": [(b"content-length", b"\xb2")]}
     assert asyncio.run(read_json(Request(scope, receive))) == {"board": "xo"}
+
+
+def test_a_request_from_another_sites_page_is_refused(client):
+    # a page elsewhere could POST text/plain bodies (no CORS preflight) and keep the
+    # workers busy: the Host header is the server's own, only Origin tells
+    body = json.dumps({"board": "xo"})
+    for origin in ["http://evil.com", "https://127.0.0.1.evil.com:8000", "null",
+                   "http://evil.com/x"]:
+        r = client.post("/api/clobber/state", content=body,
+                        headers={"origin": origin, "content-type": "text/plain"})
+        assert r.status_code == 400, origin
+        assert r.json()["error"].startswith("a request from the page of another site")
+    for origin in ["http://127.0.0.1:8000", "http://localhost:5173", "http://LOCALHOST"]:
+        r = client.post("/api/clobber/state", content=body, headers={"origin": origin})
+        assert r.status_code == 200, origin

@@ -166,8 +166,24 @@ def _host_name(header: str) -> str:
     return header.rstrip(".")
 
 
+def _origin_host(origin: str) -> str | None:
+    """The host name of an ``Origin`` header (``http://localhost:8000`` -> ``localhost``);
+    None for ``null`` (a sandboxed or local-file page) or anything else.
+
+    >>> _origin_host("http://[::1]:8000"), _origin_host("null")
+    ('::1', None)
+    """
+    scheme, sep, rest = origin.strip().partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or not rest or "/" in rest:
+        return None
+    return _host_name(rest)
+
+
 class HostCheck:
-    """ASGI middleware refusing (400) a request whose Host header is not allowed."""
+    """ASGI middleware refusing (400) a request whose Host header is not allowed, or whose
+    Origin header (sent by browsers with a script's POST) names another site: a page
+    elsewhere could otherwise make the visitor's browser keep the workers busy (its
+    ``text/plain`` POSTs need no CORS preflight)."""
 
     def __init__(self, app: ASGIApp, allowed: set[str]) -> None:
         self.app = app
@@ -176,10 +192,20 @@ class HostCheck:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             header = ""
+            origin = None
             for key, value in scope.get("headers", ()):
-                if key == b"host":
+                if key == b"host" and not header:
                     header = value.decode("latin-1")
-                    break
+                elif key == b"origin":
+                    origin = value.decode("latin-1")
+            if origin is not None and _origin_host(origin) not in self.allowed:
+                shown = origin if len(origin) <= 60 else origin[:57] + "..."
+                response = JSONResponse(
+                    {"error": f"a request from the page of another site ({shown!r}) is "
+                              f"refused: this server answers its own pages, at "
+                              f"{self.served}"}, status_code=400)
+                await response(scope, receive, send)
+                return
             if _host_name(header) not in self.allowed:
                 shown = header if len(header) <= 60 else header[:57] + "..."
                 response = JSONResponse(
