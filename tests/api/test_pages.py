@@ -448,3 +448,13 @@ def test_a_click_on_a_non_ascii_square_is_refused_naming_it(square) -> None:
     # 'é1' a column "eg"
     with pytest.raises(ClobbermaniaError, match=r"^move 1 \(.*\) is illegal: bad square"):
         api.call("clickomania/state", {"board": "1122", "moves": [square]})
+
+
+def test_the_computer_moves_on_a_board_past_the_exact_search() -> None:
+    # a typed 9x9 Clobber position: choose_move's fallback for boards over 64 squares was
+    # unreachable, solve_outcome refusing first ("the large parts hold 81 stones")
+    board = "/".join("".join("xo"[(r + c) % 2] for c in range(9)) for r in range(9))
+    for first in ("black", "white"):
+        r = api.call("clobber/reply", {"board": board, "first": first, "time_limit": 1.0})
+        legal = api.call("clobber/state", {"board": board, "first": first})["legal_moves"]
+        assert r["move"] in legal and r["why"].startswith("best search move")

@@ -818,8 +818,11 @@ def choose_move(position: Position, to_move: int | str, time_limit: float = 5.0
     if not moves:
         raise ClobbermaniaError(f"{COLOR_NAMES[color]} has no move in {position.text()}")
     t0 = time.perf_counter()
-    r = solve_outcome(position, color, time_limit=time_limit * 0.5, all_moves=False)
-    if r.winner == COLOR_NAMES[color] and r.winning_moves:
+    try:
+        r = solve_outcome(position, color, time_limit=time_limit * 0.5, all_moves=False)
+    except UnsupportedError:   # parts past the exact search (a 9x9 board): no proof, a move
+        r = None
+    if r is not None and r.winner == COLOR_NAMES[color] and r.winning_moves:
         return position.parse_move(r.winning_moves[0]), "wins (solved)"
     if position.board.n > MAX_STONES:
         return moves[0], "no search on boards over 64 squares: first legal move"
@@ -844,5 +847,6 @@ def choose_move(position: Position, to_move: int | str, time_limit: float = 5.0
         best = int(np.argmax(scores))
         best_depth = depth + 1
         depth += 1
-    lost = " (lost with best play)" if r.winner == COLOR_NAMES[opponent(color)] else ""
+    lost = " (lost with best play)" if r is not None and \
+        r.winner == COLOR_NAMES[opponent(color)] else ""
     return moves[best], f"alpha-beta, {best_depth} plies{lost}"
