@@ -283,3 +283,13 @@ def test_a_huge_penalty_is_refused_in_a_short_sentence() -> None:
     with pytest.raises(ClobbermaniaError) as info:
         api.call("samegame/play", {"board": "1122/2211", "left_penalty": 10**400})
     assert "between 0 and 1,000,000,000" in str(info.value) and len(str(info.value)) < 120
+
+
+def test_a_bad_first_colour_is_refused_under_sc2_too() -> None:
+    # free (SC2) skipped the check: {"free": true, "first": "bogus"} was answered
+    for name, body in [("solitaire/solve", {"board": "xoxo"}),
+                       ("solitaire/verify", {"board": "xoxo", "moves": ["a1-b1"]}),
+                       ("solitaire/state", {"board": "xoxo"})]:
+        with pytest.raises(ClobbermaniaError, match="unknown first colour 'bogus'"):
+            api.call(name, {**body, "free": True, "first": "bogus"})
+        assert api.call(name, {**body, "free": True, "first": "white"})

@@ -171,7 +171,9 @@ def solitaire_state(*, board: str, moves: Sequence[str] = (), first: str = "any"
     ('white', 3, ['d1-c1'])
     """
     position = load_position(board, graph, web=True)
-    first_colour = None if free else parse_first(first)
+    first_colour = parse_first(first)   # a bad colour is refused under SC2 too
+    if free:
+        first_colour = None
     parsed, result = _replay(position, moves, free=free, first=first_colour)
     due = None
     if not free and result.first is not None:

@@ -142,7 +142,9 @@ def solitaire_solve(*, board: str, free: bool = False, first: str = "any",
     check_time_limit(time_limit, web)
     if node_limit is not None and node_limit < 0:
         raise NotationError(f"{_opt('node_limit', web)} must be at least 0, not {node_limit}")
-    first_color = None if free else parse_first(first)
+    first_color = parse_first(first)   # checked under SC2 too, as the CLI's choice does
+    if free:
+        first_color = None
     result = solve(position, free=free, first=first_color, time_limit=time_limit,
                    node_limit=node_limit, use_theorems=not no_theorems, progress=progress)
     return Answer(result.to_dict(), result, position)
@@ -159,8 +161,9 @@ def solitaire_verify(*, board: str, moves: list[str] | tuple[str, ...] = (),
     """
     t0 = time.perf_counter()
     position = load_position(board, graph, web)
+    first_color = parse_first(first)   # checked under SC2 too, as the CLI's choice does
     parsed = [Move.parse(m, position.board) for m in moves]
-    result = replay(position, parsed, free=free, first=None if free else parse_first(first))
+    result = replay(position, parsed, free=free, first=None if free else first_color)
     out = result.to_dict()
     out["seconds"] = round(time.perf_counter() - t0, 6)
     return Answer(out, result, position, 0 if result.valid else 1)
