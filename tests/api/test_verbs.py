@@ -293,3 +293,9 @@ def test_a_bad_first_colour_is_refused_under_sc2_too() -> None:
         with pytest.raises(ClobbermaniaError, match="unknown first colour 'bogus'"):
             api.call(name, {**body, "free": True, "first": "bogus"})
         assert api.call(name, {**body, "free": True, "first": "white"})
+
+
+def test_a_key_that_is_not_a_string_is_named() -> None:
+    # api.call takes any dict: an int key raised TypeError (len of an int)
+    with pytest.raises(api.RequestError, match=r"^unknown key '1' for clobber/state"):
+        api.call("clobber/state", {1: "x", "board": "xo"})

@@ -151,7 +151,8 @@ def check_body(endpoint: Endpoint, body: Any, max_time_limit: float | None = Non
                                f"{REFUSED_KEYS[key]}")
     unknown = [k for k in body if k not in endpoint.params]
     if unknown:
-        shown = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:37] + "..."
+        first = unknown[0] if isinstance(unknown[0], str) else repr(unknown[0])  # call(dict)
+        shown = first if len(first) <= 40 else first[:37] + "..."
         accepted = ", ".join(endpoint.params) or "none"
         raise RequestError(f"unknown key {shown!r} for {endpoint.name} (accepted: "
                            f"{accepted})")
