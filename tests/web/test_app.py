@@ -420,3 +420,11 @@ def test_a_request_from_another_sites_page_is_refused(client):
     for origin in ["http://127.0.0.1:8000", "http://localhost:5173", "http://LOCALHOST"]:
         r = client.post("/api/clobber/state", content=body, headers={"origin": origin})
         assert r.status_code == 200, origin
+
+
+def test_an_empty_allowed_host_is_refused():
+    # --allow-host '' let a request with no Host header (HTTP/1.0) through the check
+    with pytest.raises(ClobbermaniaError, match="--allow-host needs a host name"):
+        allowed_host_names("127.0.0.1", [""])
+    assert allowed_host_names("127.0.0.1", ["School.Local.", "[::2]"]) >= {"school.local",
+                                                                             "::2"}

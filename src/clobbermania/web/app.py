@@ -46,7 +46,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__, api
-from ..errors import ClobbermaniaError
+from ..errors import ClobbermaniaError, NotationError
 from ..limits import memory_bound_sentence
 from .pool import PoolError, PoolFull, WorkerPool, run_api_call, warm_up
 
@@ -151,7 +151,11 @@ def allowed_host_names(host: str, extra: Iterable[str] = ()) -> set[str]:
     if not is_loopback(host):
         names.update({"127.0.0.1", "::1"})
         names.update(_machine_addresses())
-    names.update(e.strip("[]").lower().rstrip(".") for e in extra)
+    for e in extra:
+        name = _host_name(e)
+        if not name:   # an empty name would let a request with no Host header through
+            raise NotationError(f"--allow-host needs a host name, not {e!r}")
+        names.add(name)
     return names
 
 
