@@ -574,8 +574,10 @@ class WorkerPool:
         pending = sum(not j.future.done() for j in self._waiting)
         if not idle and pending >= self.queue:
             busy = sum(w.job is not None for w in self._workers)
-            doing = f"{busy} searches running" if busy else "its workers are starting"
-            raise PoolFull(f"the server is busy ({doing}, {pending} requests waiting); "
+            doing = (f"{busy} search{'es' if busy > 1 else ''} running" if busy
+                     else "its workers are starting")
+            waiting = f"{pending} request{'s' if pending != 1 else ''} waiting"
+            raise PoolFull(f"the server is busy ({doing}, {waiting}); "
                            f"try again in {self.retry_after} s", self.retry_after)
         self._next_id += 1
         job = _Job(self._next_id, args, self._loop.create_future())
