@@ -788,8 +788,7 @@ class ClobberTab extends StoneTab {
       return;
     }
     if (seq !== this.seq || !r.move) return;
-    await this.play(r.move, "computer");
-    $("clobber-why").textContent = `The computer played ${r.move}: ${r.why}.`;
+    if (await this.play(r.move, "computer")) $("clobber-why").textContent = `The computer played ${r.move}: ${r.why}.`;
   }
 
   async showValue() {
@@ -926,8 +925,7 @@ class ImpartialTab extends StoneTab {
       return;
     }
     if (seq !== this.seq || !r.move) return;
-    await this.play(r.move, "computer");
-    $("impartial-why").textContent = `The computer played ${r.move}: ${r.why}.`;
+    if (await this.play(r.move, "computer")) $("impartial-why").textContent = `The computer played ${r.move}: ${r.why}.`;
   }
 
   async showOptions() {
