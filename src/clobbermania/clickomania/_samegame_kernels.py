@@ -570,12 +570,16 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     cand_hash = np.empty(nc, np.uint64)
     cand_cont = np.empty((nc, L), np.int16)
     cand_cont_len = np.empty(nc, np.int64)
-    # each state's best playout above the best game known when the level began; a child
-    # whose playout is replaced by the inherited line scored below that, so the playout
-    # recorded here is never overwritten
+    # each state's best playout above the best game known when the level began: its
+    # total, child and clicks, copied aside when found. The child may then inherit its
+    # parent's line instead (with a left penalty, a playout that beats every game known
+    # can still rank below that line when it leaves more blocks), and the game recorded
+    # must be the playout's own clicks, not the line that replaced them in cand_cont.
     best0 = best[0]
     top_value = np.full(nb, best0, np.int64)
     top_child = np.full(nb, -1, np.int64)
+    top_cont = np.empty((nb, L), np.int16)
+    top_len = np.zeros(nb, np.int64)
     base = k_rand(state)
     for p in prange(nb):
         pst = k_stream(base, p)
@@ -601,6 +605,9 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
             if tot > top_value[p]:
                 top_value[p] = tot
                 top_child[p] = jj
+                top_len[p] = rll
+                for qq in range(rll):
+                    top_cont[p, qq] = cand_cont[jj, qq]
             if left_penalty > 0:
                 tot -= left_penalty * k_colour_counts(chd, cnts)
             if cd == fol and values[p] > tot:
@@ -619,14 +626,14 @@ def k_beam_level(grids: np.ndarray, scores: np.ndarray, paths: np.ndarray,
     for p in range(nb):
         j = top_child[p]
         if j >= 0 and top_value[p] > best[0]:
-            rl = cand_cont_len[j]
+            rl = top_len[p]
             best[0] = top_value[p]
             best[1] = level + 1 + rl
             for q in range(level):
                 best_path[q] = paths[p, q]
             best_path[level] = cand_move[j]
             for q in range(rl):
-                best_path[level + 1 + q] = cand_cont[j, q]
+                best_path[level + 1 + q] = top_cont[p, q]
     # best value first; among equal values the higher score so far (then the first found)
     key = np.empty(nc, np.float64)
     for j in range(nc):

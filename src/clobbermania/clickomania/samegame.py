@@ -478,8 +478,13 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     final = board
     for m in moves:
         final = final.click(m)
-    if final_score != best[0]:  # the kernels and the reference rules disagree: a bug
-        raise AssertionError(f"search score {best[0]} != replayed score {final_score}")
+    if final_score != best[0]:
+        # the search valued its game differently from the reference rules' replay of the
+        # game's own clicks: a bug of the search, never of the input (not a ClobbermaniaError)
+        raise AssertionError(
+            f"internal error in the SameGame search: its best game was valued {best[0]} but "
+            f"its {len(moves)} clicks replay to {final_score} (seed {seed}); please report "
+            f"the board, seed and limits")
     return SameGameResult(
         score=final_score, cleared=final.is_cleared, moves=moves, blocks_left=final.n_blocks,
         playouts=int(counters[0]), seconds=time.perf_counter() - wall0,
