@@ -118,6 +118,31 @@ def test_rules_click_matches_independent_click():
             assert b.click(sq) == brute_click(b, sq)
 
 
+def test_click_moves_carry_every_block_to_its_square_after_the_click():
+    rng = random.Random(17)
+    clicks = 0
+    for _ in range(300):
+        b = random_board(rng, rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 4))
+        blocks = {(r, c) for r in range(b.height) for c in range(b.width) if b.cell((r, c)) >= 0}
+        for sq in b.moves():
+            moves = b.click_moves(sq)
+            group = set(b.group_at(sq).squares)
+            # the group's blocks go, every other block stays somewhere, two never meet
+            assert set(moves) == blocks - group
+            assert len(set(moves.values())) == len(moves)
+            # each block carried to its square: the board an independent click gives
+            moved = {dst: b.cell(src) for src, dst in moves.items()}
+            after = brute_click(b, sq)
+            assert after == b.click(sq)
+            for r in range(b.height):
+                for c in range(b.width):
+                    assert after.cell((r, c)) == moved.get((r, c), -1)
+            clicks += 1
+    assert clicks > 500
+    with pytest.raises(IllegalMoveError, match="alone"):
+        Board.from_string("12").click_moves("a1")
+
+
 def test_kernels_match_rules_on_random_play():
     rng = random.Random(11)
     W_, H_ = 8, 8

@@ -326,11 +326,13 @@ class Board:
         # one flood fill, not every group of the board: long replays stay linear per click
         return self._flood(c, self.height - 1 - r)
 
-    def click(self, square: Square | str) -> Board:
-        """The board after clicking the group at ``square`` (blocks fall, columns close).
+    def _settle(self, square: Square | str) -> list[tuple[int, list[tuple[int, int]]]]:
+        """Gravity and the closing of columns after a click, in one place.
 
-        >>> Board.from_string("12/12").click("b2").text()
-        '1./1.'
+        For every column that keeps a block, left to right, its index before the click
+        and the runs ``[a, b)`` of heights (bottom to top) whose blocks stay: stacking each
+        column's runs is the fall, listing the columns one after another the closing.
+        IllegalMoveError when ``square`` is empty or its block is alone.
         """
         g = self.group_at(square)
         if g.size < 2:
@@ -340,15 +342,52 @@ class Board:
         gone: dict[int, list[int]] = {}  # column -> heights of the group's blocks
         for r, c in g.squares:
             gone.setdefault(c, []).append(H - 1 - r)
-        cols = []
+        kept = []
         for c, col in enumerate(self.columns):
-            if c in gone:  # the blocks between the removed ones, joined (they fall)
+            if c in gone:  # the runs between the removed blocks (they fall onto each other)
                 cuts = sorted(gone[c])
-                pieces = [col[a + 1:b] for a, b in zip([-1] + cuts, cuts + [len(col)],
-                                                        strict=True)]
-                col = tuple(chain.from_iterable(pieces))
-            cols.append(col)
-        return Board(tuple(col for col in cols if col), H, self.width)
+                runs = [(a + 1, b) for a, b in zip([-1] + cuts, cuts + [len(col)], strict=True)
+                        if b > a + 1]
+                if not runs:
+                    continue  # an emptied column: those to its right close up
+            else:
+                runs = [(0, len(col))]
+            kept.append((c, runs))
+        return kept
+
+    def click(self, square: Square | str) -> Board:
+        """The board after clicking the group at ``square`` (blocks fall, columns close).
+
+        >>> Board.from_string("12/12").click("b2").text()
+        '1./1.'
+        """
+        cols = self.columns
+        return Board(tuple(cols[c] if len(runs) == 1 and runs[0] == (0, len(cols[c]))
+                           else tuple(chain.from_iterable(cols[c][a:b] for a, b in runs))
+                           for c, runs in self._settle(square)), self.height, self.width)
+
+    def click_moves(self, square: Square | str) -> dict[Square, Square]:
+        """Where every block that stays goes when the group at ``square`` is clicked: its
+        square before -> its square after (blocks of the group are not keys). Squares are
+        named as everywhere here, rows from the top of the original board; the map is the
+        one :meth:`click` applies (the same code), for drawing the fall and the closing.
+
+        >>> b = Board.from_string("2../113")
+        >>> moves = b.click_moves("b2")
+        >>> {b.square_name(s): b.square_name(t) for s, t in moves.items()}
+        {'a1': 'a2', 'c2': 'b2'}
+        >>> b.click("b2").text()
+        '.../23.'
+        """
+        H = self.height
+        out: dict[Square, Square] = {}
+        for new_c, (c, runs) in enumerate(self._settle(square)):
+            new_h = 0
+            for a, b in runs:
+                for h in range(a, b):
+                    out[(H - 1 - h, c)] = (H - 1 - new_h, new_c)
+                    new_h += 1
+        return out
 
     # -- pictures ----------------------------------------------------------------------
     def _repr_svg_(self) -> str:
