@@ -332,6 +332,52 @@ def test_clickomania_replay_scores(seed: int) -> None:
     assert (again["board"], again["score"]) == (s["board"], s["score"])
 
 
+def _apply_fell(before: str, clicked: list[str], fell: dict[str, str]) -> str:
+    """The board text after moving each block of ``before`` by ``fell`` (old square -> new
+    square), the blocks of the squares ``clicked`` removed and the others left in place."""
+    rows = _grid(before)
+    after = [["."] * len(rows[0]) for _ in rows]
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            name = _name(r, c)
+            if ch == "." or name in clicked:
+                continue
+            dst = fell.get(name, name)
+            r2, c2 = int(dst[1:]) - 1, ord(dst[0]) - ord("a")
+            assert after[r2][c2] == ".", f"two blocks land on {dst}"
+            after[r2][c2] = ch
+    return "/".join("".join(row) for row in after)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clickomania_fell_moves_the_blocks_to_the_board_after(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    board = "/".join("".join(rng.choice("0123") for _ in range(7)) for _ in range(5))
+    s = api.call("clickomania/state", {"board": board})
+    assert s["fell"] is None  # no click yet
+    clicks: list[str] = []
+    falls = 0
+    while not s["game_over"]:
+        g = rng.choice(s["legal_moves"])
+        clicks.append(rng.choice(g["squares"]))
+        after = api.call("clickomania/state", {"board": board, "moves": clicks})
+        fell = after["fell"]
+        # only blocks that moved are named, each from a block of the board before
+        assert all(src != dst and src not in g["squares"] for src, dst in fell.items())
+        assert _apply_fell(s["board"], g["squares"], fell) == after["board"]
+        falls += len(fell)
+        s = after
+    assert falls > 0
+
+
+def test_clickomania_fell_names_falling_and_closing() -> None:
+    # b2 removes the 1s of a2 and b2: the 2 of a1 falls, the column of c closes to b
+    s = api.call("clickomania/state", {"board": "2../113", "moves": ["b2"]})
+    assert (s["board"], s["fell"]) == (".../23.", {"a1": "a2", "c2": "b2"})
+    s = api.call("clickomania/state", {"board": "12/12", "moves": ["b1"]})
+    assert (s["board"], s["fell"]) == ("1./1.", {})  # nothing moved
+
+
 def test_clickomania_clear_gets_the_bonus() -> None:
     s = api.call("clickomania/state", {"board": "1122/1122", "moves": ["a1", "a1"]})
     assert (s["cleared"], s["score"], s["blocks_left"]) == (True, 2 * 2 ** 2 + 1000, 0)
@@ -414,7 +460,7 @@ def test_answers_hold_the_contract_keys() -> None:
     assert set(api.call("solitaire/state", {"board": "xo"})) == \
         stones | {"stones_left", "first", "free"}
     assert set(api.call("clickomania/state", {"board": "11"})) == \
-        common | {"score", "cleared", "blocks_left", "last_move"}
+        common | {"score", "cleared", "blocks_left", "last_move", "fell"}
     reply = {"move", "why", "board", "moves", "game_over", "winner", "seconds"}
     assert set(api.call("clobber/reply", {"board": "xo"})) == reply
     assert set(api.call("grundy/reply", {"board": "xo"})) == reply

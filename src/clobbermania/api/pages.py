@@ -11,7 +11,8 @@ from the library's own rules and searches:
   (:func:`render.position_svg` with a hit element per square);
 * ``clickomania/state`` -- the board after the clicks (:func:`clickomania.rules.
   iter_boards`), every group that can be clicked with its squares and points, the score
-  (:func:`clickomania.rules.score_sequence`);
+  (:func:`clickomania.rules.score_sequence`), and where the last click moved each block
+  (:meth:`clickomania.rules.Board.click_moves`), which the page animates;
 * ``clobber/reply`` and ``grundy/reply`` -- the computer's move (:func:`clobber.search.
   choose_move`: a proved win when the position is solved in time, else the best search
   move; :func:`clobber.impartial.choose_move`: a winning move, else the French study's
@@ -307,11 +308,14 @@ def clickomania_state(*, board: str, moves: Sequence[str] = ()) -> dict:
     """Clickomania / SameGame: the board after the clicks ``moves`` (each any square of a
     group, in the board as it stands), every group that can be clicked with its squares
     and SameGame points ``(n-2)^2``, and the score so far (+1000 once the board is clear).
-    ``moves`` comes back with each click named by its group's representative square.
+    ``moves`` comes back with each click named by its group's representative square;
+    ``fell`` maps each block the last click moved (blocks fall, columns close) from its
+    square before to its square after (:meth:`clickomania.rules.Board.click_moves`), null
+    before the first click.
 
     >>> s = clickomania_state(board="1122", moves=["b1"])
-    >>> s["board"], s["score"], s["moves"], s["legal_moves"][0]["squares"]
-    ('22..', 0, ['a1'], ['a1', 'b1'])
+    >>> s["board"], s["score"], s["moves"], s["legal_moves"][0]["squares"], s["fell"]
+    ('22..', 0, ['a1'], ['a1', 'b1'], {'c1': 'a1', 'd1': 'b1'})
     """
     start = load_clicks_board(board, web=True)
     if len(moves) > start.n_blocks // 2:
@@ -319,10 +323,14 @@ def clickomania_state(*, board: str, moves: Sequence[str] = ()) -> dict:
                             f"{start.n_blocks:,} blocks allows at most "
                             f"{start.n_blocks // 2:,} (a click removes two blocks or more)")
     names = []
-    cur = start
+    cur = prev = start
     for nxt in iter_boards(start, moves):  # refuses a bad click naming its number
         names.append(cur.square_name(cur.group_at(moves[len(names)]).square))
-        cur = nxt
+        cur, prev = nxt, cur
+    # where the last click moved blocks: the library's fall and closing, for the drawing
+    fell = None if not names else {
+        prev.square_name(a): prev.square_name(b)
+        for a, b in prev.click_moves(names[-1]).items() if a != b}
     score = score_sequence(start, names)
     legal = [{"square": cur.square_name(g.square), "color": g.color, "size": g.size,
               "squares": [cur.square_name(s) for s in g.squares],
@@ -331,7 +339,7 @@ def clickomania_state(*, board: str, moves: Sequence[str] = ()) -> dict:
     return {"board": cur.text(), "start": start.text(), "moves": names, "to_move": None,
             "legal_moves": legal, "score": score, "cleared": cur.is_cleared,
             "blocks_left": cur.n_blocks, "game_over": not legal,
-            "last_move": names[-1] if names else None,
+            "last_move": names[-1] if names else None, "fell": fell,
             "rows": cur.height, "cols": cur.width,
             "svg": clickomania_svg(cur, size=SQUARE_PX, interactive=True)}
 
