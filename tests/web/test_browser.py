@@ -543,3 +543,65 @@ def test_nothing_is_loaded_from_outside_the_server(page, server_url):
     outside = [u for u in requested
                if not u.startswith((server_url + "/", "data:", "blob:"))]
     assert not outside and any("/api/" in u for u in requested), outside
+
+
+def _falling(page) -> list[list]:
+    """[square, computed transform] of every block drawn moving (class 'falling')."""
+    return page.locator("#click-board [data-square].falling").evaluate_all(
+        "els => els.map(e => [e.dataset.square, getComputedStyle(e).transform])")
+
+
+def _drawn_board(page, rows: int, cols: int) -> str:
+    """The board text of the blocks drawn (their data-square and data-color)."""
+    grid = [["."] * cols for _ in range(rows)]
+    for square, color in page.locator("#click-board [data-square]").evaluate_all(
+            "els => els.map(e => [e.dataset.square, e.dataset.color])"):
+        grid[int(square[1:]) - 1][ord(square[0]) - ord("a")] = "0123456789"[int(color)]
+    return "/".join("".join(row) for row in grid)
+
+
+def test_clickomania_blocks_fall_and_columns_close_as_the_server_says(page, server_url,
+                                                                       call_api):
+    # a3 takes the 1s of column b and a3: a1 and a2 fall, columns c and d close to the left
+    board = "31../21../1123"
+    after = call_api("clickomania/state", {"board": board, "moves": ["a3"]})
+    assert after["fell"] == {"a1": "a2", "a2": "a3", "c3": "b3", "d3": "c3"}
+    page.goto(f"{server_url}/#clickomania?board={board}")
+    wait_idle(page, "clickomania")
+    page.locator('#click-board [data-square="a3"]').click()
+    seen: dict[str, set[str]] = {}
+    for _ in range(200):  # sample the drawing until the tab is idle again (the fall ended)
+        for square, transform in _falling(page):
+            seen.setdefault(square, set()).add(transform)
+        if page.locator('#panel-clickomania[data-busy="0"]').count():
+            break
+        page.wait_for_timeout(15)
+    # exactly the blocks the server says moved were animated, each away from its place
+    assert set(seen) == set(after["fell"].values())
+    assert all(any(t not in ("none", "matrix(1, 0, 0, 1, 0, 0)") for t in ts)
+               for ts in seen.values())
+    # a block that falls moves only down, one whose column closes only to the left
+    for src, dst in after["fell"].items():
+        offsets = [[float(x) for x in t[7:-1].split(",")[4:]] for t in seen[dst]
+                   if t.startswith("matrix(")]
+        if src[0] == dst[0]:
+            assert all(dx == 0 and dy <= 0 for dx, dy in offsets), (src, dst, offsets)
+        else:
+            assert all(dy == 0 and dx >= 0 for dx, dy in offsets), (src, dst, offsets)
+    wait_idle(page, "clickomania")
+    assert _falling(page) == [] and _drawn_board(page, 3, 4) == after["board"]
+    assert page.locator("#click-board [data-square]").evaluate_all(
+        "els => els.filter(e => getComputedStyle(e).transform !== 'none').length") == 0
+    # less motion asked: the board after is drawn at once, nothing moves
+    page.emulate_media(reduced_motion="reduce")
+    page.locator("#click-undo").click()
+    wait_idle(page, "clickomania")
+    page.locator('#click-board [data-square="a3"]').click()
+    moved = 0
+    for _ in range(200):
+        moved += len(_falling(page))
+        if page.locator('#panel-clickomania[data-busy="0"]').count():
+            break
+        page.wait_for_timeout(15)
+    wait_idle(page, "clickomania")
+    assert moved == 0 and _drawn_board(page, 3, 4) == after["board"]

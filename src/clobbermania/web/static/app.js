@@ -13,6 +13,14 @@ const MARKS = ["sel", "dest", "last", "win", "hint", "grp", "vanish"];
 
 /** How long a clicked group stays highlighted before the board after it is drawn (ms). */
 const VANISH_MS = 280;
+/** How long the blocks a click moved take to fall, then to slide left into the closed
+ * columns (ms); the server says which blocks move where (`fell`). */
+const FALL_MS = 250;
+const CLOSE_MS = 200;
+
+/** The reader asked for less motion: moves are drawn at once. */
+const reducedMotion = () => Boolean(window.matchMedia &&
+  window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 const delay = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
@@ -1202,7 +1210,8 @@ class ClickTab extends BoardTab {
   }
 
   /** The clicked group highlighted for a moment (the squares come from the server's
-   * groups), then the board after it drops in: the page learns no rule. */
+   * groups), then the board after it drawn, the blocks the server says moved (`fell`)
+   * falling and sliding there: the page learns no rule. */
   showMove(move) {
     const g = this.groups.get(move);
     if (!g) return null;
@@ -1231,14 +1240,62 @@ class ClickTab extends BoardTab {
       this.groups = new Map();
       this.st.legal_moves.forEach((g) => { for (const sq of g.squares) this.groups.set(sq, g); });
     }
-    const moved = Boolean(this.vanishing);
+    // after a click, the blocks it moved are measured on the drawing still shown
+    const from = this.vanishing ? this.fallFrom() : null;
     this.vanishing = null;
-    this.boardEl.classList.toggle("moved", moved);
     super.draw();
-    clearTimeout(this.movedTimer);
-    if (moved) this.movedTimer = setTimeout(() => this.boardEl.classList.remove("moved"), 400);
+    this.shownMoves = this.st ? this.st.moves.slice() : null;
+    if (from) this.hold(this.animateFall(from));
     this.showGroup();
     this.showStandard();
+  }
+
+  /** Where each block the last click moved was drawn (its box in the drawing's units),
+   * by its square after the click: the server's `fell` read on the drawing still shown
+   * (null: nothing moved, or less motion asked). */
+  fallFrom() {
+    const fell = this.st && this.st.fell;
+    const shown = this.shownMoves;  // the clicks of the drawing still shown
+    const moves = this.st ? this.st.moves : [];
+    if (!fell || reducedMotion() || !shown || moves.length !== shown.length + 1 ||
+        shown.some((m, i) => m !== moves[i])) return null;  // not the board before the click
+    const from = new Map();
+    for (const [src, dst] of Object.entries(fell)) {
+      const e = this.squareEls.get(src);
+      if (e) { const b = e.getBBox(); from.set(dst, [b.x, b.y]); }
+    }
+    return from.size ? from : null;
+  }
+
+  /** Each block of `from` drawn at its old place, then falling (ease-in, as gravity), then
+   * sliding left where columns closed; resolves when they are all in place. */
+  async animateFall(from) {
+    const moving = [];
+    for (const [dst, [x, y]] of from) {
+      const e = this.squareEls.get(dst);
+      if (!e) continue;
+      const b = e.getBBox();
+      moving.push([e, x - b.x, y - b.y]);
+      e.classList.add("falling");
+      e.style.transition = "none";
+      e.style.transform = `translate(${x - b.x}px, ${y - b.y}px)`;
+    }
+    this.boardEl.getBoundingClientRect();  // the blocks are drawn at their old places first
+    const phase = async (ms, easing, transform, any) => {
+      if (!any) return;
+      for (const [e, dx] of moving) {
+        e.style.transition = `transform ${ms}ms ${easing}`;
+        e.style.transform = transform(dx);
+      }
+      await delay(ms);
+    };
+    await phase(FALL_MS, "ease-in", (dx) => `translate(${dx}px, 0px)`, moving.some((m) => m[2]));
+    await phase(CLOSE_MS, "ease-in-out", () => "translate(0px, 0px)", moving.some((m) => m[1]));
+    for (const [e] of moving) {
+      e.classList.remove("falling");
+      e.style.transition = "";
+      e.style.transform = "";
+    }
   }
 
   /** The standard board chooser names the board shown when it is one of them. */
