@@ -222,11 +222,8 @@ def clobber_reply(*, board: str, moves: Sequence[str] = (), first: str = "black"
         why = "proved win: the position was solved and this move wins"
     else:
         why = f"best search move: {reason}"
-    over = not after.has_move(opponent(computer))
-    text = move.to_str(position.board)
-    return {"move": text, "why": why, "board": after.text(), "moves": names + [text],
-            "game_over": over, "winner": "computer" if over else None,
-            "seconds": round(time.perf_counter() - t0, 6)}
+    return _reply(position, names, move, why, after,
+                  not after.has_move(opponent(computer)), t0)
 
 
 def grundy_reply(*, board: str, moves: Sequence[str] = (), graph: str | None = None,
@@ -251,7 +248,13 @@ def grundy_reply(*, board: str, moves: Sequence[str] = (), graph: str | None = N
                 "winner": "human", "seconds": round(time.perf_counter() - t0, 6)}
     move, why = impartial.choose_move(final, time_limit=time_limit)
     after = final.play(move)
-    over = not after.has_move()
+    return _reply(position, names, move, why, after, not after.has_move(), t0)
+
+
+def _reply(position: Position, names: list[str], move: Move, why: str, after: Position,
+           over: bool, t0: float) -> dict:
+    """The answer of a reply endpoint once the computer has played ``move`` (``over``: the
+    human has no move left after it)."""
     text = move.to_str(position.board)
     return {"move": text, "why": why, "board": after.text(), "moves": names + [text],
             "game_over": over, "winner": "computer" if over else None,
