@@ -14,6 +14,7 @@ from cli_runner import run_cli
 
 from clobbermania.clickomania import samegame as samegame_module
 from clobbermania.clickomania._samegame_kernels import (
+    k_beam_level,
     k_endgame,
     k_playout,
     k_playout_two_tabu,
@@ -551,3 +552,84 @@ def test_the_left_penalty_guides_the_beam_but_scores_stay_true():
     singles = [play_samegame(small, time_limit=None, max_playouts=300, seed=s, left_penalty=p)
                for s, p in ((2, 40), (3, 0))]
     assert mixed.searches == tuple((r.seed, r.score) for r in singles)
+
+
+def test_a_beam_records_the_clicks_of_the_game_it_scores():
+    # regression: with a left penalty, the child on its parent's line can have a playout
+    # that beats every game known yet ranks below the line (it leaves more blocks), and
+    # then carries the line; the beam recorded that playout's score with the line's
+    # clicks. Here the root carries a line that leaves few blocks and scores little, so
+    # such children are common; each recorded game must replay to its recorded score.
+    rng = random.Random(0)
+    penalty, updated = 1000, 0
+    for trial in range(400):
+        board = random_board(rng, rng.randint(3, 7), rng.randint(3, 7), rng.randint(2, 4))
+        grid = to_grid(board)
+        W, H = grid.shape
+        N, L = W * H, W * H + 1
+        scratch = [np.empty(N, np.int64) for _ in range(5)]
+        stream = np.array([trial + 1], np.uint64)
+        games = []
+        for _ in range(20):  # uniform playouts; the line: fewest blocks left, then lowest
+            g, out = grid.copy(), np.empty(N, np.int16)
+            v, n = k_playout(g, stream, 0, out, 0, *scratch)
+            games.append((int((g >= 0).sum()), v, n, out))
+        left, value, n, line = min(games, key=lambda x: x[:2])
+        if n == 0:
+            continue
+        cur = samegame_module._beam_arrays(4, W, H, L)
+        nxt = samegame_module._beam_arrays(4, W, H, L)
+        cur[0][0] = grid
+        cur[3][0, :n] = line[:n]
+        cur[4][0] = n
+        cur[5][0] = value - penalty * left   # the line's rank, as the search gives it
+        best = np.array([value, -1], np.int64)
+        best_path = np.zeros(L, np.int16)
+        zobrist = np.random.default_rng(trial).integers(
+            1, 2**63, size=(W, H, 36), dtype=np.int64).astype(np.uint64)
+        k_beam_level(*cur, 1, 0, 4, 2, -1, -1, penalty, samegame_module._seed_state(trial, 0),
+                     zobrist, *nxt, best, best_path, np.zeros(2, np.int64))
+        if best[1] >= 0:
+            updated += 1
+            assert score_sequence(board, board_square_names(board, best_path[:best[1]])) \
+                == best[0], (trial, board.text())
+    assert updated > 100
+
+
+@pytest.mark.parametrize(("text", "seed", "playouts"), [
+    ("432102/221013/204221/000343/143101/023232", 384, 5000),
+    ("22031/01022/20011/12113/13212/13010/01321/00323/33020/21010", 210, 500),
+    ("1213412/1232122/0211142/0202043/4421433/2343340/4330222/4400414/4222131/3213420",
+     974, 500),
+])
+def test_the_search_returns_the_game_it_valued(text, seed, playouts):
+    # regression: these searches raised "search score X != replayed score Y" (a beam had
+    # recorded a playout's score with its parent's line, see the test above)
+    board = Board.from_string(text)
+    r = play_samegame(board, time_limit=None, max_playouts=playouts, seed=seed)
+    assert r.score == score_sequence(board, r.moves)
+    # the value the search found is kept, with its own clicks
+    assert r.score == {384: 9, 210: 209, 974: 233}[seed]
+
+
+def test_the_value_is_the_replayed_score_of_the_moves():
+    # property: many short seeded searches with varied options on random boards; the
+    # returned score is the reference rules' score of the returned clicks (the search
+    # checks it too, and raises AssertionError when its own value differs)
+    rng = random.Random(2044)  # two of these searches failed so before the beam's fix
+    for _ in range(250):
+        board = random_board(rng, rng.randint(3, 12), rng.randint(3, 12), rng.randint(2, 5))
+        width = rng.choice([1, 4, 16])
+        r = play_samegame(board, time_limit=None, seed=rng.randrange(1000),
+                          max_playouts=rng.choice([20, 200, 500, 1000, 2000, 5000]),
+                          restarts=rng.choice([1, 2, 3]),
+                          continue_share=rng.choice([0.0, 0.0, 0.5]),
+                          endgame_nodes=rng.choice([None, 0, 500]),
+                          left_penalty=rng.choice([0, 60, 60, 500]),
+                          tabu_rank=rng.choice([None, None, 1]),
+                          first_width=width, max_width=max(width, rng.choice([8, 1 << 14])))
+        assert r.score == score_sequence(board, r.moves), board.text()
+        end = board
+        for m in r.moves:
+            end = end.click(m)
+        assert (r.cleared, r.blocks_left) == (end.is_cleared, end.n_blocks)
