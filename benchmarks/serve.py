@@ -12,10 +12,12 @@ searches its whole limit; ``clobber/solve``, ``grundy/value`` and ``clobber/valu
 fresh random boards of 5x6, 5x5 and 4x5, which no worker has cached), each heavy one
 asking for a time limit of ``--heavy-seconds``.
 
-Prints, per run and as the median of ``--repeat`` runs: requests answered by status (200,
-400, 503 with Retry-After, 504, other), errors other than 503 (count them: the goal is 0),
-lost answers (a request with no HTTP answer at all: goal 0), and the p50 / p95 latency of
-the light requests while heavy ones run. Bounded: at most ``--requests`` requests and
+With ``--retry N`` a client answered 503 waits the ``Retry-After`` seconds and asks again,
+up to N times. Prints, per run and as the median of ``--repeat`` runs: requests answered
+by status (200, 400, 503 with Retry-After, 504, other; with ``--retry``, the waits too),
+errors other than 503 (count them: the goal is 0), lost answers (a request with no HTTP
+answer at all: goal 0), and the p50 / p95 latency of the light requests while heavy ones
+run. Bounded: at most ``--requests`` requests and
 ``--max-seconds`` of wall time a run; the server is stopped with SIGINT at the end (and
 killed if it does not stop within 10 s).
 """
@@ -167,6 +169,13 @@ def one_run(args: argparse.Namespace, seed: int) -> dict:
             t0 = time.perf_counter()
             try:
                 status, answer, retry = request(port, method, path, body)
+                for _ in range(args.retry):   # a polite client: wait as told, ask again
+                    if status != 503 or retry is None:
+                        break
+                    with lock:
+                        counts["503 retried"] = counts.get("503 retried", 0) + 1
+                    time.sleep(float(retry))
+                    status, answer, retry = request(port, method, path, body)
             except OSError as exc:
                 with lock:
                     lost[0] += 1
@@ -218,12 +227,17 @@ def main() -> None:
                     help="time_limit asked by each heavy request")
     ap.add_argument("--heavy-share", type=float, default=0.2)
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--retry", type=int, default=0,
+                    help="a client answered 503 waits Retry-After and asks again, up to N "
+                         "times (the statuses count the last answer; '503 retried' the "
+                         "waits)")
     ap.add_argument("--max-seconds", type=float, default=600.0)
     args = ap.parse_args()
     if not (1 <= args.clients <= 200 and 1 <= args.requests <= 100_000
-            and 1 <= args.repeat <= 20 and 0 <= args.heavy_share <= 1):
+            and 1 <= args.repeat <= 20 and 0 <= args.heavy_share <= 1
+            and 0 <= args.retry <= 100):
         sys.exit("error: --clients 1..200, --requests 1..100,000, --repeat 1..20, "
-                 "--heavy-share 0..1")
+                 "--heavy-share 0..1, --retry 0..100")
     print(f"clobbermania serve under load: {args.clients} clients, {args.requests} "
           f"requests ({args.heavy_share:.0%} heavy at {args.heavy_seconds:g} s), "
           f"{args.processes} worker processes, queue {args.queue}, "
