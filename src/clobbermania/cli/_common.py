@@ -71,6 +71,20 @@ def check_clicks_drawable(svg_file: str | None, board) -> None:
         check_drawable(board)
 
 
+def show_clicks_answer(answer, svg_file: str | None, as_json: bool) -> bool:
+    """Write the ``--svg`` picture of a Clickomania or SameGame answer, then print its JSON
+    object (True: the command is done) or its board as text (False: the command prints
+    the rest of its answer)."""
+    write_clicks_svg(svg_file, answer.position, answer.result.moves)
+    if as_json:
+        emit_json(answer.obj)
+        return True
+    from ..render.clickomania import clickomania_text
+
+    click.echo(clickomania_text(answer.position, color=sys.stdout.isatty()))
+    return False
+
+
 def write_clicks_svg(svg_file: str | None, board, moves) -> None:
     """Write the clicks ``moves`` on the Clickomania ``board`` as a strip of boards to
     ``svg_file``, when one is given."""
@@ -169,4 +183,4 @@ def play_in_terminal(position: Position, computer_first: bool,
 
 __all__ = ["load_position", "board_text", "emit_json", "check_time_limit", "progress_reporter",
            "read_line", "play_in_terminal", "write_svg", "write_clicks_svg",
-           "check_clicks_drawable"]
+           "check_clicks_drawable", "show_clicks_answer"]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ..api.verbs import clickomania_solve
-from ._common import check_clicks_drawable, emit_json, progress_reporter, write_clicks_svg
+from ._common import check_clicks_drawable, progress_reporter, show_clicks_answer
 
 
 def _removed(label: str, info: dict) -> str:
@@ -41,13 +39,8 @@ def solve_cmd(board_or_file, maximize, time_limit, as_json, svg_file) -> None:
                                    before_search=lambda b: check_clicks_drawable(svg_file, b),
                                    progress=progress)
     result, board = answer.result, answer.position
-    write_clicks_svg(svg_file, board, result.moves)
-    if as_json:
-        emit_json(answer.obj)
+    if show_clicks_answer(answer, svg_file, as_json):
         return
-    from ..render.clickomania import clickomania_text
-
-    click.echo(clickomania_text(board, color=sys.stdout.isatty()))
     n = board.n_blocks
     if result.solvable is True:
         answer = "solvable: every block can be removed"

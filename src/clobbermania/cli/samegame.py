@@ -22,7 +22,7 @@ from ._common import (
     check_time_limit,
     emit_json,
     progress_reporter,
-    write_clicks_svg,
+    show_clicks_answer,
 )
 
 CLOCK_CHOICE = click.Choice(["wall", "cpu"], case_sensitive=False)
@@ -86,14 +86,9 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
                                left_penalty=left_penalty, workers=workers, threads=threads,
                                before_search=lambda b: check_clicks_drawable(svg_file, b),
                                progress=progress)
-    result, board = answer.result, answer.position
-    write_clicks_svg(svg_file, board, result.moves)
-    if as_json:
-        emit_json(answer.obj)
+    result = answer.result
+    if show_clicks_answer(answer, svg_file, as_json):
         return
-    from ..render.clickomania import clickomania_text
-
-    click.echo(clickomania_text(board, color=sys.stdout.isatty()))
     status = "cleared" if result.cleared else f"{result.blocks_left} blocks left"
     proof = " (optimal: every reachable board searched)" if result.exact else ""
     click.echo(f"score: {result.score} ({status}){proof}")
