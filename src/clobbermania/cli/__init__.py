@@ -21,6 +21,7 @@ from .cgt import cgt
 from .clickomania import clickomania, samegame
 from .clobber import clobber, mcgs
 from .grundy import grundy
+from .jobs import jobs
 from .reproduce import reproduce
 from .serve import serve
 from .solitaire import solitaire
@@ -47,6 +48,7 @@ cli.add_command(mcgs)
 cli.add_command(clickomania)
 cli.add_command(samegame)
 cli.add_command(serve)
+cli.add_command(jobs)
 
 
 def _fail(message: str, status: int = 2) -> None:
