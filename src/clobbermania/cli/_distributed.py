@@ -1,0 +1,59 @@
+"""The command-line options of job-level solving on Ray (docs/distributed.md), shared by
+the commands that take ``--distributed``: ``--address``, ``--store``, ``--cpus`` and
+``--job-nodes``, and the check that these need ``--distributed``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+__all__ = ["distributed_options", "check_distributed", "DEFAULT_JOB_NODES"]
+
+#: The node budget of one job when --job-nodes is not given.
+DEFAULT_JOB_NODES = 200_000
+
+
+def distributed_options(fn: Callable) -> Callable:
+    """Decorate a click command with ``--distributed``, ``--address A``, ``--store FILE``,
+    ``--cpus N`` and ``--job-nodes K`` (parameters distributed, address, store, cpus,
+    job_nodes); the command calls :func:`check_distributed` first."""
+    options = [
+        click.option("--distributed", is_flag=True,
+                     help="Solve by jobs on Ray: a private local Ray on this machine, or "
+                          "the cluster at --address (needs clobbermania[distributed])."),
+        click.option("--address", metavar="HOST:PORT",
+                     help="Join the Ray cluster at HOST:PORT (with --distributed)."),
+        click.option("--store", metavar="FILE",
+                     help="The SQLite job store (with --distributed; default "
+                          "$XDG_CACHE_HOME/clobbermania/jobs.sqlite): finished jobs are "
+                          "kept there and reused, so a killed run resumes."),
+        click.option("--cpus", type=int, metavar="N",
+                     help="Actors to start, one per CPU (with --distributed; default: "
+                          "every CPU of the machine or cluster)."),
+        click.option("--job-nodes", type=int, metavar="K",
+                     help=f"The node budget of one job (with --distributed; default "
+                          f"{DEFAULT_JOB_NODES:,}); a job that runs out is split."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def check_distributed(distributed: bool, address: str | None, store: str | None,
+                      cpus: int | None, job_nodes: int | None) -> None:
+    """A usage error (exit 2, one sentence) when an option of job-level solving is given
+    without ``--distributed``, or a count is below 1."""
+    if not distributed:
+        given = [name for name, value in (("--address", address), ("--store", store),
+                                          ("--cpus", cpus), ("--job-nodes", job_nodes))
+                 if value is not None]
+        if given:
+            raise click.UsageError(f"{' and '.join(given)} need --distributed")
+        return
+    if cpus is not None and cpus < 1:
+        raise click.UsageError(f"--cpus must be at least 1, not {cpus}")
+    if job_nodes is not None and job_nodes < 1:
+        raise click.UsageError(f"--job-nodes must be at least 1, not {job_nodes}")
+    if address is not None and ":" not in address:
+        raise click.UsageError(f"--address is HOST:PORT, not {address!r}")

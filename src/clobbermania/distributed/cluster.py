@@ -1,0 +1,298 @@
+"""A Ray cluster to run jobs on: a private local Ray, or an existing cluster joined.
+
+:func:`cluster` is a context manager giving a :class:`Cluster` of long-lived actors (one
+per CPU). Each actor is one worker process that keeps its compiled numba kernels and its
+tables warm across jobs, runs numba on one thread, and has an address-space cap
+(:data:`ACTOR_MEMORY`). A job is a plain function ``run_<kind>_job(payload, budget) ->
+dict`` of a workload module of this package (``clobber_search``, ``grundy``), named
+``"<module>.<function>"``; it can be tested without Ray.
+
+The private local Ray is safe on a shared machine: bound to 127.0.0.1, no dashboard,
+usage statistics off, worker output not forwarded to the driver (so ``--json`` still
+prints one object), its own temporary directory (under ``$TMPDIR``), a small object
+store, and shut down by the driver that started it (``ray.shutdown()``; never ``ray
+stop``, which would end every Ray process of the machine).
+
+An actor that dies (killed, out of memory, its machine gone) is replaced by a new one and
+its job run again there: a job is a pure function of its payload and budget, so the
+answer is the same.
+
+>>> with cluster(cpus=1) as c:                                  # doctest: +SKIP
+...     list(c.map_jobs("clobber_search.run_outcome_job",
+...                     [{"board": "xo", "to_move": "black"}], 1000))
+[(0, {... 'winner': 'black', ...})]
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import os
+import shutil
+import socket
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import ClobbermaniaError, UnsupportedError
+
+__all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "ACTOR_MEMORY",
+           "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS"]
+
+#: The address-space cap of one actor process (RLIMIT_AS), in bytes: a job that needs
+#: more fails with MemoryError instead of taking the machine's memory.
+ACTOR_MEMORY = 6 * 1024**3
+#: The object store of a private local Ray (jobs exchange only small dicts).
+OBJECT_STORE_BYTES = 100 * 1024**2
+#: A job whose actor dies this many times is given up (with one sentence).
+MAX_ACTOR_DEATHS = 3
+
+
+class RayMissing(UnsupportedError):
+    """``--distributed`` asked for while Ray is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__("--distributed needs Ray: pip install 'clobbermania[distributed]'")
+
+
+class ClusterError(ClobbermaniaError):
+    """The cluster cannot be started or joined, or keeps losing the actor of a job."""
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise RayMissing() from None
+    return ray
+
+
+def _resolve(fn_name: str):
+    """``"clobber_search.run_outcome_job"`` -> that function of this package."""
+    module, _, fn = fn_name.rpartition(".")
+    if not module or not fn:
+        raise ClusterError(f"a job function is named '<module>.<function>', not {fn_name!r}")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), fn)
+
+
+class _Worker:
+    """The body of one actor (wrapped by ray.remote in :func:`cluster`)."""
+
+    def __init__(self, memory: int | None) -> None:
+        os.environ["NUMBA_NUM_THREADS"] = "1"
+        os.environ["OMP_NUM_THREADS"] = "1"
+        if memory:
+            import resource
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        self.name = f"{socket.gethostname()}:{os.getpid()}"
+        self.jobs = 0
+
+    def run(self, fn_name: str, payload: dict, budget: int) -> dict:
+        """``fn(payload, budget)`` with the key "worker" (host:pid) added."""
+        self.jobs += 1
+        answer = dict(_resolve(fn_name)(payload, budget))
+        answer["worker"] = self.name
+        return answer
+
+    def pid(self) -> int:
+        return os.getpid()
+
+
+class Cluster:
+    """Actors (one per CPU) and the jobs running on them; made by :func:`cluster`.
+
+    ``cpus`` is the number of actors. :meth:`map_jobs` runs a list of jobs;
+    :meth:`pool` gives a :class:`JobPool` to which a driver adds jobs as it goes.
+    """
+
+    def __init__(self, ray, actor_cls, cpus: int, address: str | None) -> None:
+        self._ray = ray
+        self._actor_cls = actor_cls
+        self.cpus = cpus
+        self.address = address
+        self.actors: list[Any] = [self._new_actor() for _ in range(cpus)]
+        self.restarts = 0
+        # the task in flight on each actor: ref -> (actor slot, pool, tag, job)
+        self._running: dict[Any, tuple[int, JobPool | None, Any, tuple]] = {}
+        self._busy: set[int] = set()
+        # wait until every actor is up (its process started, the class imported)
+        ray.get([a.pid.remote() for a in self.actors])
+
+    def _new_actor(self):
+        return self._actor_cls.options(num_cpus=1).remote(ACTOR_MEMORY)
+
+    def pool(self, fn_name: str, budget: int) -> JobPool:
+        """A :class:`JobPool` running ``fn_name(payload, budget)`` for each payload added."""
+        _resolve(fn_name)   # a wrong name is refused here, not in every actor
+        return JobPool(self, fn_name, budget)
+
+    def map_jobs(self, fn_name: str, payloads: list[dict], budget: int
+                 ) -> Iterator[tuple[int, dict]]:
+        """Run ``fn_name(payload, budget)`` for every payload on the actors; yield
+        ``(index, answer)`` as the jobs finish (answer: the function's dict plus
+        "worker"). Leaving the loop early drops the jobs not started."""
+        pool = self.pool(fn_name, budget)
+        for i, p in enumerate(payloads):
+            pool.submit(p, i)
+        try:
+            while pool.busy:
+                yield pool.next()
+        finally:
+            pool.drop()
+
+    # --- scheduling (used by JobPool) ---------------------------------------------------
+
+    def _dispatch(self, pool: JobPool) -> None:
+        for slot in range(len(self.actors)):
+            if not pool.queue:
+                return
+            if slot in self._busy:
+                continue
+            tag, payload, deaths = pool.queue.popleft()
+            ref = self.actors[slot].run.remote(pool.fn_name, payload, pool.budget)
+            self._running[ref] = (slot, pool, tag, (payload, deaths))
+            self._busy.add(slot)
+            pool.in_flight += 1
+
+    def _wait_one(self, pool: JobPool) -> tuple[Any, dict] | None:
+        """Wait for one task; the (tag, answer) of a finished job of ``pool``, or None
+        (a stale task finished, or an actor died and its job was queued again)."""
+        ray = self._ray
+        ready, _ = ray.wait(list(self._running), num_returns=1)
+        ref = ready[0]
+        slot, owner, tag, (payload, deaths) = self._running.pop(ref)
+        self._busy.discard(slot)
+        if owner is pool:
+            pool.in_flight -= 1
+        try:
+            answer = ray.get(ref)
+        except (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError):
+            self._replace(slot)
+            if owner is pool:
+                if deaths + 1 >= MAX_ACTOR_DEATHS:
+                    raise ClusterError(f"a job killed its actor {deaths + 1} times (out of "
+                                       f"memory? the cap is {ACTOR_MEMORY // 2**20} MB): "
+                                       f"{payload}") from None
+                pool.queue.appendleft((tag, payload, deaths + 1))
+            return None
+        except ray.exceptions.RayTaskError as e:
+            if owner is not pool:
+                return None
+            cause = e.as_instanceof_cause()
+            if isinstance(cause, ClobbermaniaError):
+                raise ClusterError(str(cause.args[0]) if cause.args else str(e)) from None
+            raise
+        if owner is not pool:
+            return None
+        return tag, answer
+
+    def _replace(self, slot: int) -> None:
+        ray = self._ray
+        try:
+            ray.kill(self.actors[slot])
+        except Exception:  # already gone
+            pass
+        self.actors[slot] = self._new_actor()
+        self.restarts += 1
+
+    def _drop(self, pool: JobPool) -> None:
+        pool.queue.clear()
+        # tasks in flight keep their actor busy until they end (a job has a budget);
+        # their answers are then ignored
+        for ref, (slot, owner, tag, job) in list(self._running.items()):
+            if owner is pool:
+                self._running[ref] = (slot, None, tag, job)
+        pool.in_flight = 0
+
+
+class JobPool:
+    """Jobs of one function and budget on a :class:`Cluster`: :meth:`submit` adds one
+    (with a tag of the caller's), :meth:`next` waits for one to finish and returns
+    ``(tag, answer)``; a job whose actor dies is run again on its replacement."""
+
+    def __init__(self, cluster: Cluster, fn_name: str, budget: int) -> None:
+        self.cluster = cluster
+        self.fn_name = fn_name
+        self.budget = budget
+        self.queue: collections.deque = collections.deque()
+        self.in_flight = 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether a job is queued or running."""
+        return bool(self.queue) or self.in_flight > 0
+
+    @property
+    def queued(self) -> int:
+        return len(self.queue)
+
+    def submit(self, payload: dict, tag: Any) -> None:
+        """Queue ``fn(payload, budget)``; it starts as soon as an actor is free."""
+        self.queue.append((tag, payload, 0))
+        self.cluster._dispatch(self)
+
+    def next(self) -> tuple[Any, dict]:
+        """The (tag, answer) of the next job to finish (ClusterError when none is left)."""
+        if not self.busy:
+            raise ClusterError("no job is queued or running")
+        while True:
+            self.cluster._dispatch(self)
+            got = self.cluster._wait_one(self)
+            if got is not None:
+                self.cluster._dispatch(self)
+                return got
+
+    def drop(self) -> None:
+        """Forget the jobs queued and running (their actors finish them unheard)."""
+        self.cluster._drop(self)
+
+
+@contextmanager
+def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Cluster]:
+    """A :class:`Cluster`: with no ``address`` a private local Ray of ``cpus`` CPUs (all of
+    this machine's when None) started here and shut down on exit; with ``address``
+    ("HOST:PORT") an existing Ray cluster joined (``cpus`` actors, or one per CPU it
+    has), and only disconnected from on exit.
+
+    RayMissing (one sentence, exit 2 on the command line) when Ray is not installed;
+    ClusterError when Ray cannot be started or joined.
+    """
+    ray = _import_ray()
+    if cpus is not None and cpus < 1:
+        raise ClusterError(f"--cpus must be at least 1, not {cpus}")
+    if ray.is_initialized():
+        raise ClusterError("Ray is already running in this process; one cluster at a time")
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    temp_dir = None
+    try:
+        if address is None:
+            n = cpus or os.cpu_count() or 1
+            temp_dir = tempfile.mkdtemp(prefix="cbm-ray-")
+            ray.init(address="local", num_cpus=n, include_dashboard=False,
+                     log_to_driver=False, _temp_dir=temp_dir, configure_logging=False,
+                     _node_ip_address="127.0.0.1", object_store_memory=OBJECT_STORE_BYTES,
+                     namespace="clobbermania")
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False,
+                     namespace="clobbermania")
+            n = cpus or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        if ray.is_initialized():
+            ray.shutdown()
+        if temp_dir:
+            shutil.rmtree(temp_dir, ignore_errors=True)
+        where = f"join the Ray cluster at {address}" if address else "start a local Ray"
+        raise ClusterError(f"could not {where}: {str(e).splitlines()[0] if str(e) else e}"
+                           ) from None
+    try:
+        actor_cls = ray.remote(_Worker)
+        yield Cluster(ray, actor_cls, n, address)
+    finally:
+        ray.shutdown()
+        if temp_dir:
+            time.sleep(0)   # (the processes are gone once shutdown returns)
+            shutil.rmtree(temp_dir, ignore_errors=True)
