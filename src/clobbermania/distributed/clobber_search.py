@@ -1,21 +1,53 @@
-"""Two-player Clobber outcomes by a job-level proof search on a Ray cluster.
+"""Two-player Clobber outcomes by a job-level proof search on a Ray cluster (issue 27).
 
-(The driver is written below the job function.)
+The driver (:func:`solve_outcome_distributed`) searches the tree of opening sequences.
+A *job* is one position with a side to move, solved on an actor by
+:func:`clobbermania.clobber.search.solve_outcome` within a node budget
+(:func:`run_outcome_job`). A job that runs out is split into its children (the positions
+after each move), and the answers are backed up at the driver as in an AND/OR tree: a
+position is won for the player to move when some child is lost for the opponent, and lost
+when every child is won for the opponent (no move: lost). The first moves of the root are
+all jobs, so that every winning first move is known, as ``solve_outcome`` lists them.
+
+Jobs wait in a best-first queue: fewest stones first (the smallest questions, which are
+the likeliest to be decided and to decide their parents), then the oldest. The positions
+form a DAG: equal positions (up to the board's symmetries, and a colour swap with a side
+swap) are one node, asked once.
+
+Every finished job goes into the job store (:mod:`.store`) under kind
+:data:`KIND` and the key :func:`canonical_key`, with its answer relative to the player to
+move: ``{"outcome": "win" | "loss" | null, "budget": B}`` (null: undecided within B
+nodes, then split). A run on a store resumes: a stored answer is reused, never run again.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..clobber.search import solve_outcome
-from ..stones import Position
+from ..errors import UnsupportedError
+from ..limits import interrupted
+from ..stones import BLACK, COLOR_NAMES, WHITE, Position, color_from_name, opponent
+
+__all__ = ["KIND", "JOB", "run_outcome_job", "canonical_key", "solve_outcome_distributed"]
+
+#: The store kind of a Clobber outcome job.
+KIND = "clobber-outcome"
+#: The job function, as :meth:`.cluster.Cluster.pool` names it.
+JOB = "clobber_search.run_outcome_job"
+
+WIN, LOSS = "win", "loss"
 
 
 def run_outcome_job(payload: dict, budget: int) -> dict:
-    """One job: who wins ``payload["board"]`` (grid text) with ``payload["to_move"]`` to
-    move, by :func:`clobbermania.clobber.search.solve_outcome` within ``budget`` nodes.
+    """One job: who wins ``payload["board"]`` (grid text) with ``payload["to_move"]``
+    ("black"/"white") to move, by :func:`clobbermania.clobber.search.solve_outcome`
+    within ``budget`` nodes (no move list).
 
-    Returns {"winner": "black"|"white"|None, "nodes", "seconds"}.
+    Returns {"winner": "black" | "white" | None (undecided), "nodes", "seconds"}.
 
     >>> run_outcome_job({"board": "xo", "to_move": "white"}, 1000)["winner"]
     'white'
@@ -25,3 +57,270 @@ def run_outcome_job(payload: dict, budget: int) -> dict:
                       node_limit=budget, all_moves=False)
     return {"winner": r.winner, "nodes": r.nodes,
             "seconds": round(time.perf_counter() - t0, 6)}
+
+
+def canonical_key(position: Position, to_move: int) -> str:
+    """The store key of ``position`` with ``to_move`` to move: the least text of its
+    images under the board's symmetries, after a colour swap when White is to move
+    ("White to move on P" is "Black to move on P with the colours swapped"), and the
+    side to move (always black after that swap).
+
+    >>> canonical_key(Position.from_string("ox"), BLACK) == canonical_key(
+    ...     Position.from_string("ox"), WHITE) == "ox black"
+    True
+    """
+    p = position if to_move == BLACK else position.swap_colors()
+    return min(p.transform(perm).text() for perm in p.board.symmetries()) + " black"
+
+
+@dataclass(eq=False)
+class _Node:
+    key: str
+    position: Position
+    to_move: int
+    stones: int
+    status: str | None = None            # WIN / LOSS for the player to move
+    parents: list[_Node] = field(default_factory=list)
+    children: list[_Node] | None = None  # once split
+    queued: bool = False
+    stored_split: bool = False           # the store says: undecided, split it
+    job_id: int | None = None
+
+
+class _LocalPool:
+    """The jobs run one by one in this process (no cluster: ``cluster=None``)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.queue: list[tuple[dict, object]] = []
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.queue)
+
+    def submit(self, payload: dict, tag) -> None:
+        self.queue.append((payload, tag))
+
+    def next(self) -> tuple[object, dict]:
+        payload, tag = self.queue.pop(0)
+        answer = run_outcome_job(payload, self.budget)
+        answer["worker"] = "driver"
+        return tag, answer
+
+    def drop(self) -> None:
+        self.queue.clear()
+
+
+class _Search:
+    def __init__(self, cluster, store, job_nodes: int, deadline: float | None,
+                 progress: Callable[[dict], None] | None) -> None:
+        self.cluster = cluster
+        self.store = store
+        self.budget = job_nodes
+        self.deadline = deadline
+        self.progress = progress
+        self.nodes: dict[str, _Node] = {}
+        self.heap: list[tuple[int, int, _Node]] = []
+        self.seq = 0
+        self.jobs = 0
+        self.reused = 0
+        self.searched = 0          # nodes of every job the answer rests on
+        self.t0 = time.perf_counter()
+        self.root: _Node | None = None
+        self.pool = cluster.pool(JOB, job_nodes) if cluster is not None else \
+            _LocalPool(job_nodes)
+        self.actors = cluster.cpus if cluster is not None else 1
+        self.running: dict[int, _Node] = {}
+
+    # -- the DAG ---------------------------------------------------------------------
+
+    def node(self, position: Position, to_move: int, parent: _Node | None) -> _Node:
+        key = canonical_key(position, to_move)
+        n = self.nodes.get(key)
+        if n is None:
+            n = self.nodes[key] = _Node(key, position, to_move, position.stone_count())
+            stored = self.store.get(KIND, key) if self.store is not None else None
+            if stored is not None:
+                self.reused += 1
+                self.searched += int(stored.get("nodes", 0))
+                if stored["outcome"] is not None:
+                    n.status = stored["outcome"]
+                else:
+                    n.stored_split = True   # split once its parent links are in place
+        if parent is not None:
+            n.parents.append(parent)
+        return n
+
+    def split(self, n: _Node) -> None:
+        """Make the children of ``n`` (every move), back up what is known, queue the
+        rest (a child stored as undecided is split at once)."""
+        other = opponent(n.to_move)
+        n.children = [self.node(n.position.play(mv), other, n)
+                      for mv in n.position.moves(n.to_move)]
+        for c in n.children:
+            if c.stored_split and c.children is None:
+                self.split(c)
+        self.back_up(n)
+        if n.status is None or n is self.root:
+            for c in n.children:
+                if c.status is None and c.children is None and not c.queued:
+                    c.queued = True
+                    self.seq += 1
+                    heapq.heappush(self.heap, (c.stones, self.seq, c))
+
+    def back_up(self, n: _Node) -> None:
+        """Decide ``n`` from its children when they decide it, and its parents in turn."""
+        if n.status is not None or n.children is None or n is self.root:
+            return
+        if any(c.status == LOSS for c in n.children):
+            n.status = WIN
+        elif all(c.status == WIN for c in n.children):
+            n.status = LOSS
+        else:
+            return
+        for p in n.parents:
+            self.back_up(p)
+
+    def live(self, n: _Node, memo: dict) -> bool:
+        """Whether deciding ``n`` can still matter: undecided, below the root through
+        undecided positions."""
+        if n is self.root:
+            return True
+        if n.status is not None:
+            return False
+        got = memo.get(n.key)
+        if got is None:
+            got = memo[n.key] = any(self.live(p, memo) for p in n.parents)
+        return got
+
+    # -- jobs --------------------------------------------------------------------------
+
+    def finish(self, n: _Node, answer: dict) -> None:
+        winner = answer["winner"]
+        outcome = None if winner is None else (
+            WIN if winner == COLOR_NAMES[n.to_move] else LOSS)
+        self.jobs += 1
+        self.searched += int(answer["nodes"])
+        if self.store is not None:
+            parent = next((p.job_id for p in n.parents if p.job_id and p.job_id > 0), None)
+            n.job_id = self.store.put(KIND, n.key, {"outcome": outcome, "budget": self.budget,
+                                                    "nodes": int(answer["nodes"])},
+                                      nodes=int(answer["nodes"]),
+                                      seconds=float(answer["seconds"]), parent=parent,
+                                      worker=str(answer.get("worker", "")))
+        if n.status is not None:
+            return
+        if outcome is None:
+            if self.live(n, {}):
+                self.split(n)
+            else:
+                n.stored_split = True   # split if it matters again
+        else:
+            n.status = outcome
+            for p in n.parents:
+                self.back_up(p)
+
+    def done(self) -> bool:
+        return all(c.status is not None for c in self.root.children)
+
+    def out_of_time(self) -> bool:
+        return interrupted() or (self.deadline is not None
+                                 and time.perf_counter() >= self.deadline)
+
+    def fill(self) -> None:
+        """Start the best queued jobs that still matter, one per free actor."""
+        memo: dict = {}
+        while self.heap and len(self.running) < self.actors:
+            _, seq, n = heapq.heappop(self.heap)
+            n.queued = False
+            if n.children is not None or not self.live(n, memo):
+                continue
+            self.running[seq] = n
+            self.pool.submit({"board": n.position.text(),
+                              "to_move": COLOR_NAMES[n.to_move]}, seq)
+
+    def report(self) -> None:
+        if self.progress is None:
+            return
+        seconds = time.perf_counter() - self.t0
+        decided = sum(c.status is not None for c in self.root.children)
+        self.progress({"jobs": self.jobs, "running": len(self.running),
+                       "queued": len(self.heap), "reused": self.reused,
+                       "nodes": self.searched, "seconds": seconds,
+                       "nodes_per_second": self.searched / seconds if seconds else 0.0,
+                       "decided": decided, "first_moves": len(self.root.children),
+                       "won": sum(c.status == LOSS for c in self.root.children)})
+
+    def run(self, position: Position, color: int) -> bool:
+        """Search until every first move is decided (True) or the time runs out."""
+        self.root = _Node("", position, color, position.stone_count())
+        self.split(self.root)
+        while not self.done():
+            if self.out_of_time():
+                break
+            self.fill()
+            if not self.running:   # pragma: no cover - a live question with no job
+                break
+            seq, answer = self.pool.next()
+            n = self.running.pop(seq)
+            self.finish(n, answer)
+            self.report()
+        self.pool.drop()
+        return self.done()
+
+
+def solve_outcome_distributed(position: Position, first: int | str, *, cluster, store=None,
+                              job_nodes: int = 200_000, time_limit: float | None = None,
+                              progress: Callable[[dict], None] | None = None) -> dict:
+    """Who wins ``position`` with ``first`` to move, and every winning first move, by a
+    job-level proof search on ``cluster`` (:func:`.cluster.cluster`; None: the jobs run
+    one by one in this process), reusing and filling
+    ``store`` (a :class:`.store.JobStore`, or None).
+
+    The JSON of ``clobber solve --json`` (winner, first, winning_moves, exact, nodes,
+    seconds, proof, board; ``nodes`` the total of the jobs the answer rests on, those run
+    now and those reused from the store) plus ``"distributed": {"jobs" (run now),
+    "jobs_reused" (answers taken from the store), "actors", "store" (its path or
+    null)}``. ``time_limit`` (seconds): then ``exact`` is false, ``winner`` null unless a
+    winning first move was proved. ``progress(info)`` is called after every job.
+
+    >>> from clobbermania.distributed.cluster import cluster
+    >>> with cluster(cpus=1) as c:                                    # doctest: +SKIP
+    ...     solve_outcome_distributed(Position.checkerboard(3, 4), "black",
+    ...                               cluster=c)["winner"]
+    'black'
+    """
+    color = color_from_name(first) if isinstance(first, str) else first
+    if color not in (BLACK, WHITE):
+        raise UnsupportedError(f"the first player is black or white, not {first!r}")
+    if not position.board.is_grid:
+        raise UnsupportedError("--distributed solves grid boards; a --graph board is not "
+                               "supported yet")
+    if job_nodes < 1:
+        raise UnsupportedError(f"a job needs a node budget of at least 1, not {job_nodes}")
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    search = _Search(cluster, store, job_nodes, deadline, progress)
+    exact = search.run(position, color)
+    root = search.root
+    moves = position.moves(color)
+    winning = tuple(mv.to_str(position.board) for mv, c in zip(moves, root.children,
+                                                               strict=True)
+                    if c.status == LOSS)
+    if winning:
+        winner: str | None = COLOR_NAMES[color]
+    elif exact:
+        winner = COLOR_NAMES[opponent(color)]
+    else:
+        winner = None
+    seconds = time.perf_counter() - t0
+    actors = search.actors
+    how = (f"job-level proof search, {search.jobs:,} jobs run and {search.reused:,} "
+           f"reused on {actors} actors, {search.searched:,} nodes")
+    proof = how if exact else f"time limit reached in a {how}"
+    return {"winner": winner, "first": COLOR_NAMES[color], "winning_moves": list(winning),
+            "exact": exact, "nodes": search.searched, "seconds": round(seconds, 6),
+            "proof": proof, "board": position.text(),
+            "distributed": {"jobs": search.jobs, "jobs_reused": search.reused,
+                            "actors": actors,
+                            "store": None if store is None else str(store.path)}}
