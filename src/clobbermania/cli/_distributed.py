@@ -49,7 +49,8 @@ def check_distributed(distributed: bool, address: str | None, store: str | None,
                                           ("--cpus", cpus), ("--job-nodes", job_nodes))
                  if value is not None]
         if given:
-            raise click.UsageError(f"{' and '.join(given)} need --distributed")
+            verb = "needs" if len(given) == 1 else "need"
+            raise click.UsageError(f"{' and '.join(given)} {verb} --distributed")
         return
     if cpus is not None and cpus < 1:
         raise click.UsageError(f"--cpus must be at least 1, not {cpus}")

@@ -15,7 +15,15 @@ from ..clobber.search import choose_move, perft_counts
 from ..errors import NotationError
 from ..render import text_drawing
 from ..stones import BLACK, COLOR_NAMES, color_from_name, opponent
-from ._common import board_text, check_time_limit, emit_json, load_position, play_in_terminal
+from ._common import (
+    board_text,
+    check_time_limit,
+    emit_json,
+    load_position,
+    play_in_terminal,
+    progress_reporter,
+)
+from ._distributed import DEFAULT_JOB_NODES, check_distributed, distributed_options
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
@@ -30,7 +38,9 @@ _FIRST = click.Choice(["black", "white"], case_sensitive=False)
 @click.option("--time-limit", type=float, metavar="S",
               help="Stop after S seconds (then winner may be null and exact is false).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve_cmd(board, first, graph, time_limit, as_json) -> None:
+@distributed_options
+def solve_cmd(board, first, graph, time_limit, as_json, distributed, address, store, cpus,
+              job_nodes) -> None:
     """Who wins BOARD with --first to move, and every winning first move.
 
     x (Black, Left) moves a black stone onto an adjacent white stone, removing it; o
@@ -41,13 +51,64 @@ def solve_cmd(board, first, graph, time_limit, as_json) -> None:
     Examples:
       clobbermania clobber solve xoxo/oxox/xoxo --first black --json
       clobbermania clobber solve xoxox/oxoxo/xoxox/oxoxo --first white --time-limit 30
+      clobbermania clobber solve xoxox/oxoxo/xoxox/oxoxo --first black --distributed --json
+
+    With --distributed the search is split into jobs run on Ray (docs/distributed.md):
+    the same answer, plus a "distributed" object (jobs run, jobs reused from the
+    store, actors, store).
     """
+    check_distributed(distributed, address, store, cpus, job_nodes)
+    if distributed:
+        _solve_distributed(board, first, graph, time_limit, as_json, address, store, cpus,
+                           job_nodes)
+        return
     answer = clobber_solve(board=board_text(board), first=first, graph=graph,
                            time_limit=time_limit)
     r, position = answer.result, answer.position
     if as_json:
         emit_json(answer.obj)
         return
+    _show_solve(r, position, first)
+
+
+def _describe_jobs(label: str, info: dict) -> str:
+    return (f"{label}: {info['jobs']:,} jobs done ({info['reused']:,} reused), "
+            f"{info['running']} running, {info['queued']:,} queued, "
+            f"{info['nodes_per_second']:,.0f} nodes/s; first moves decided "
+            f"{info['decided']}/{info['first_moves']} ({info['won']} winning)")
+
+
+def _solve_distributed(board, first, graph, time_limit, as_json, address, store, cpus,
+                       job_nodes) -> None:
+    """``clobber solve --distributed``: distributed.clobber_search on a Ray cluster."""
+    from ..clobber.search import SolveResult
+    from ..distributed.clobber_search import solve_outcome_distributed
+    from ..distributed.cluster import cluster
+    from ..distributed.store import JobStore
+
+    position = load_position(board, graph)
+    check_time_limit(time_limit)
+    if graph:
+        raise NotationError("--distributed solves grid boards; --graph is not supported "
+                            "with it yet")
+    with JobStore.open(store) as job_store, cluster(address, cpus) as c, \
+            progress_reporter("clobber solve", _describe_jobs) as progress:
+        obj = solve_outcome_distributed(position, first.lower(), cluster=c, store=job_store,
+                                        job_nodes=job_nodes or DEFAULT_JOB_NODES,
+                                        time_limit=time_limit, progress=progress)
+    if as_json:
+        emit_json(obj)
+        return
+    r = SolveResult(obj["winner"], obj["first"], tuple(obj["winning_moves"]), obj["exact"],
+                    obj["nodes"], obj["seconds"], obj["proof"], obj["board"])
+    _show_solve(r, position, first)
+    d = obj["distributed"]
+    click.echo(f"distributed: {d['jobs']:,} jobs run, {d['jobs_reused']:,} reused from the "
+               f"store {d['store']}, {d['actors']} actors")
+
+
+def _show_solve(r, position, first: str) -> None:
+    """The text answer of ``clobber solve``."""
     click.echo(text_drawing(position))
     if r.winner is None:
         click.echo(f"{first} to move: unknown ({r.proof})")
