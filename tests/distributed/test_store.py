@@ -10,10 +10,12 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -230,26 +232,74 @@ def test_a_directory_and_an_unwritable_place_are_refused(tmp_path):
         JobStore.open("/proc/clobbermania-test/jobs.sqlite")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
-def test_read_only_directory(tmp_path, capsys):
-    made = make_store(tmp_path / "ro" / "jobs.sqlite")
-    (tmp_path / "new").mkdir()
-    os.chmod(tmp_path / "new", 0o555)
-    os.chmod(tmp_path / "ro", 0o555)
+def _unprivileged(check):
+    """``check()``'s JSON result, computed by a forked child that cannot write where root
+    can: as root, the child becomes the user nobody (uid 65534), for whom the test's
+    root-owned directories are read-only; otherwise it keeps the test's user, for whom
+    the directories' mode 0555 does it."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: never returns into pytest
+        status = 1
+        try:
+            os.close(read)
+            if os.geteuid() == 0:
+                os.setgid(65534)
+                os.setuid(65534)
+            os.write(write, json.dumps(check()).encode())
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        text = fh.read()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0 and text, "the unprivileged check failed"
+    return json.loads(text)
+
+
+def test_read_only_directory():
+    base = Path(tempfile.mkdtemp())
     try:
-        with pytest.raises(JobStoreError, match="cannot create the job store"):
-            JobStore.open(tmp_path / "new" / "jobs.sqlite")
+        os.chmod(base, 0o755)           # the user nobody may enter it, not write in it
+        made = make_store(base / "ro" / "jobs.sqlite")
+        (base / "new").mkdir()
+        os.chmod(base / "new", 0o555)
+        os.chmod(base / "ro", 0o555)
         before = snapshot(made)
-        with pytest.raises(JobStoreError, match="cannot be written"):
-            JobStore.open(made)
-        with JobStore.open(made, read_only=True) as store:   # reading still works
-            assert store.count() == 3
-        code, out, _ = run_cli(capsys, "jobs", "show", str(made), "--json")
-        assert code == 0 and json.loads(out)["jobs"] == 3
+
+        def check():
+            out = []
+            for path, read_only in ((base / "new" / "jobs.sqlite", False), (made, False),
+                                    (made, True)):
+                try:
+                    with JobStore.open(path, read_only=read_only) as store:
+                        out.append(store.count())
+                except JobStoreError as exc:
+                    out.append(str(exc))
+            return out
+
+        def check_while_the_driver_writes():
+            with JobStore.open(made, read_only=True) as store:
+                return store.count()
+
+        assert _unprivileged(check) == [
+            f"cannot create the job store {base / 'new' / 'jobs.sqlite'} (Permission denied)",
+            f"the job store {made} cannot be written (no write permission on the file or "
+            "its directory)",
+            3]                          # reading still works
         assert snapshot(made) == before
+        os.chmod(base / "ro", 0o755)
+        with JobStore.open(made) as driver:   # the -wal and -shm exist while it is open
+            driver.put("k", "a", {}, nodes=1, seconds=0.0)
+            os.chmod(base / "ro", 0o555)
+            assert _unprivileged(check_while_the_driver_writes) == 4
+            os.chmod(base / "ro", 0o755)
     finally:
-        os.chmod(tmp_path / "new", 0o755)
-        os.chmod(tmp_path / "ro", 0o755)
+        for sub in ("new", "ro"):
+            if (base / sub).exists():
+                os.chmod(base / sub, 0o755)
+        shutil.rmtree(base)
 
 
 # -- a writer process: concurrent reading, and a SIGKILL ------------------------------------

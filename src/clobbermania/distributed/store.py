@@ -32,8 +32,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import secrets
 import sqlite3
-import tempfile
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -166,8 +166,9 @@ def _create(path: Path) -> None:
     meanwhile is kept."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=".jobs-", suffix=".sqlite.tmp",
-                                        dir=path.parent)
+        tmp_name = str(path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp")
+        # the permissions of any new file (0666 less the umask), not mkstemp's 0600
+        fd = os.open(tmp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as exc:
         raise JobStoreError(f"cannot create the job store {path} "
                             f"({exc.strerror or exc})") from None
