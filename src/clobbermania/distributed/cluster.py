@@ -272,9 +272,6 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
         if address is None:
             n = cpus or os.cpu_count() or 1
             temp_dir = tempfile.mkdtemp(prefix="cbm-ray-")
-            # Ray's token authentication, its default for a new local Ray, set
-            # explicitly so that Ray does not print a notice about it
-            os.environ.setdefault("RAY_AUTH_MODE", "token")
             ray.init(address="local", num_cpus=n, include_dashboard=False,
                      log_to_driver=False, _temp_dir=temp_dir, configure_logging=False,
                      _node_ip_address="127.0.0.1", object_store_memory=OBJECT_STORE_BYTES,
