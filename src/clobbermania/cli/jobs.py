@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 
 import click
 
@@ -35,13 +36,16 @@ def jobs() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def show_cmd(store: str | None, as_json: bool) -> None:
     """The kinds of job in STORE, with their counts and their nodes and seconds totals,
-    the schema version and the path. STORE defaults to the default of ``--store``,
-    $XDG_CACHE_HOME/clobbermania/jobs.sqlite.
+    the schema version and the path. STORE defaults to the default of --store,
+    $XDG_CACHE_HOME/clobbermania/jobs.sqlite. With --json, "total" and each of "kinds"
+    hold the jobs' counts and sums, and "seconds" is this command's time, as in every
+    --json.
 
     \b
     Example:
       clobbermania jobs show ~/.cache/clobbermania/jobs.sqlite --json
     """
+    t0 = time.perf_counter()
     with _open(store) as db:
         meta, kinds = db.meta(), db.kinds()
     total = {"jobs": sum(k["jobs"] for k in kinds.values()),
@@ -50,7 +54,8 @@ def show_cmd(store: str | None, as_json: bool) -> None:
     if as_json:
         emit_json({"store": str(db.path), "kind": meta.get("kind"),
                    "schema_version": int(meta["schema_version"]),
-                   "created": meta.get("created"), **total, "kinds": kinds})
+                   "created": meta.get("created"), "total": total, "kinds": kinds},
+                  time.perf_counter() - t0)
         return
     click.echo(f"job store {db.path}")
     click.echo(f"schema version {meta['schema_version']}, created {meta.get('created')}")
