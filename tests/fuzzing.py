@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import functools
 import io
 import json
 import math
@@ -830,6 +831,64 @@ def g_reproduce(ctx: _Ctx) -> list[str]:
     return ["reproduce"] + ctx.maybe(0.5, "--json") + ["--", name]
 
 
+@functools.lru_cache(maxsize=1)
+def _job_store_text() -> str:
+    """The bytes of a small job store (docs/distributed.md), as surrogate-escaped text (the
+    runner writes files that way, so the bytes come back exactly), built by the store's
+    own code, its times then fixed and the file vacuumed, so the bytes depend on nothing
+    else (inputs depend on the seed and index alone)."""
+    import sqlite3
+    import tempfile
+
+    from clobbermania.distributed.store import JobStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with JobStore.open(Path(tmp) / "jobs.sqlite") as store:
+            root = store.put("grundy-value", "xoxo", {"value": 1}, nodes=40, seconds=0.02)
+            store.put("grundy-value", "xo", {"value": 1}, nodes=3, seconds=0.001, parent=root)
+            store.put("clobber-outcome", "xo/ox b", {"winner": "Left"}, nodes=12,
+                      seconds=0.004, worker="actor-0")
+        con = sqlite3.connect(Path(tmp) / "jobs.sqlite")
+        with con:
+            con.execute("UPDATE meta SET value = '2026-01-01T00:00:00.000+00:00' "
+                        "WHERE key = 'created'")
+            con.execute("UPDATE jobs SET finished = '2026-01-01T00:00:01.000+00:00'")
+        con.execute("VACUUM INTO ?", (str(Path(tmp) / "fixed.sqlite"),))
+        con.close()
+        return (Path(tmp) / "fixed.sqlite").read_bytes().decode("utf-8", "surrogateescape")
+
+
+def _store_arg(ctx: _Ctx) -> str:
+    rng = ctx.rng
+    if ctx.kind == "valid":
+        return ctx.file("jobs.sqlite", _job_store_text())
+    if ctx.kind == "mutated":
+        return ctx.file("jobs.sqlite", mutate(rng, _job_store_text()))
+    r = rng.random()
+    if r < 0.4:
+        return rng.choice(["{tmp}/nonexistent.sqlite", "{tmp}", "/dev/null", "", "-",
+                           "/proc/self/status", _weird(rng)])
+    text = rng.choice(["", "SQLite format 3", "SQLite format 3\x00" + "\x00" * 100,
+                       _job_store_text()[:rng.randint(0, 8192)], "not a store\n"])
+    return ctx.file("jobs.sqlite", text)
+
+
+def g_jobs_show(ctx: _Ctx) -> list[str]:
+    return ["jobs", "show", _store_arg(ctx)] + ctx.maybe(0.5, "--json")
+
+
+def g_jobs_export(ctx: _Ctx) -> list[str]:
+    rng = ctx.rng
+    args = ["jobs", "export", _store_arg(ctx)]
+    if rng.random() < 0.4:
+        args += ["--kind", rng.choice(["grundy-value", "clobber-outcome"])
+                 if ctx.kind == "valid" else rng.choice(["samegame", "", _weird(rng)])]
+    if rng.random() < 0.5:
+        args += ["--format", rng.choice(["jsonl", "csv"] if ctx.kind == "valid"
+                                        else ["xml", "", "CSV", _weird(rng)])]
+    return args
+
+
 #: The fuzzed verbs and their generators.
 VERBS: dict[str, Callable[[_Ctx], list[str]]] = {
     "solitaire solve": g_solitaire_solve,
@@ -852,6 +911,8 @@ VERBS: dict[str, Callable[[_Ctx], list[str]]] = {
     "clickomania hardness": g_clickomania_hardness,
     "samegame play": g_samegame_play,
     "reproduce": g_reproduce,
+    "jobs show": g_jobs_show,
+    "jobs export": g_jobs_export,
 }
 #: Relative frequency of each verb (reproduce runs whole claim groups: rare).
 WEIGHTS = {verb: 1.0 for verb in VERBS} | {"reproduce": 0.1, "mcgs run": 0.6,
