@@ -173,6 +173,14 @@ def _other_version(path):
     con.close()
 
 
+def _no_version(path):
+    make_store(path)
+    con = sqlite3.connect(path)
+    con.execute("DELETE FROM meta WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+
+
 def _damaged(path):
     """A sound store (many jobs, so several b-tree pages) with one page overwritten."""
     with JobStore.open(path) as store:
@@ -197,7 +205,8 @@ REFUSED = [
     (_empty_file, "the file is empty"),
     (_other_sqlite, "another kind"),
     (_other_meta_kind, "another kind"),
-    (_other_version, f"schema version {SCHEMA_VERSION + 1}"),
+    (_other_version, f"schema version {SCHEMA_VERSION + 1}, and this clobbermania reads"),
+    (_no_version, "no schema version"),
     (_damaged, "damaged"),
     (_truncated, "damaged"),
 ]

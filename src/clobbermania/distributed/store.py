@@ -145,8 +145,9 @@ def _check_existing(path: Path) -> None:
                           f"kind = '{STORE_KIND}'")
         version = meta.get("schema_version")
         if version != str(SCHEMA_VERSION):
-            raise _refuse(path, f"schema version {version}, and this clobbermania reads "
-                          f"version {SCHEMA_VERSION}")
+            raise _refuse(path, ("no schema version" if version is None else
+                                 f"schema version {version}")
+                          + f", and this clobbermania reads version {SCHEMA_VERSION}")
         try:
             problems = [row[0] for row in con.execute("PRAGMA quick_check")]
         except sqlite3.DatabaseError as exc:
@@ -189,6 +190,9 @@ def _create(path: Path) -> None:
             os.link(tmp, path)
         except FileExistsError:
             pass  # another process created the store meanwhile: use that one
+        except OSError:   # a file system without hard links: rename, unless one appeared
+            if not path.exists():
+                os.rename(tmp, path)
     except (OSError, sqlite3.Error) as exc:
         raise JobStoreError(f"cannot create the job store {path} "
                             f"({getattr(exc, 'strerror', None) or exc})") from None
