@@ -1,16 +1,89 @@
 """Two-player Clobber outcomes on Ray: the cluster, the job-level proof search and the
---distributed branch of ``clobber solve`` (issue 27)."""
+--distributed branch of ``clobber solve`` (issue 27).
+
+The reference is the single-process proof search (clobber.search.solve_outcome, itself
+checked against a brute force and the MCGS suites in tests/test_clobber_search.py).
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
 import pytest
+from cli_runner import run_cli
 
 from clobbermania.clobber.search import solve_outcome
-from clobbermania.distributed.clobber_search import run_outcome_job
-from clobbermania.stones import Position
+from clobbermania.distributed.clobber_search import (
+    KIND,
+    canonical_key,
+    run_outcome_job,
+    solve_outcome_distributed,
+)
+from clobbermania.distributed.store import JobStore
+from clobbermania.stones import BLACK, WHITE, Position
 
 JOB = "clobber_search.run_outcome_job"
+BOARD_4X5 = "xoxox/oxoxo/xoxox/oxoxo"
+#: a few 4x5 positions: the checkerboard, one with a hole, one with two stones swapped
+POSITIONS_4X5 = [BOARD_4X5, "xoxox/oxoxo/xo.ox/oxoxo", "xxoxo/oxoxo/xoxox/ooxox"]
+CHECKERBOARDS = [(r, c) for r in range(1, 5) for c in range(r, 5)]   # 1x1 .. 4x4
 
+
+def single(board: str, first: str):
+    return solve_outcome(Position.from_string(board), first)
+
+
+def same_answer(got: dict, expected) -> None:
+    assert got["exact"] is True
+    assert got["winner"] == expected.winner
+    assert set(got["winning_moves"]) == set(expected.winning_moves)
+    assert len(got["winning_moves"]) == len(expected.winning_moves)
+
+
+# --- the job, the key, the search without Ray --------------------------------------------
+
+def test_a_job_out_of_budget_is_undecided_and_one_within_it_is_decided():
+    r = run_outcome_job({"board": BOARD_4X5, "to_move": "black"}, 10)
+    assert r["winner"] is None and r["nodes"] >= 10
+    assert run_outcome_job({"board": "xoxo/oxox", "to_move": "white"}, 10**6)["winner"] == \
+        single("xoxo/oxox", "white").winner
+
+
+def test_the_key_is_the_same_for_symmetric_and_colour_swapped_questions():
+    p = Position.from_string("xxo/o.x")
+    mirrored = Position.from_string("oxx/x.o")           # left-right mirror
+    swapped = p.swap_colors()
+    assert canonical_key(p, BLACK) == canonical_key(mirrored, BLACK) == \
+        canonical_key(swapped, WHITE)
+    assert canonical_key(p, BLACK) != canonical_key(p, WHITE)
+
+
+def test_resuming_on_a_store_runs_no_job_again(tmp_path):
+    """Without Ray (the jobs in this process): the second run takes every answer from the
+    store and gives the same answer."""
+    expected = single(BOARD_4X5, "white")
+    with JobStore.open(tmp_path / "jobs.sqlite") as store:
+        first = solve_outcome_distributed(Position.from_string(BOARD_4X5), "white",
+                                          cluster=None, store=store, job_nodes=5000)
+        rows = store.count(KIND)
+        again = solve_outcome_distributed(Position.from_string(BOARD_4X5), "white",
+                                          cluster=None, store=store, job_nodes=5000)
+        assert store.count(KIND) == rows
+    same_answer(first, expected)
+    same_answer(again, expected)
+    assert first["distributed"]["jobs"] == rows > 1
+    assert again["distributed"]["jobs"] == 0 and again["distributed"]["jobs_reused"] > 0
+
+
+# --- on Ray --------------------------------------------------------------------------------
 
 def test_map_jobs_gives_the_single_process_answers(ray_cluster):
     boards = [("xoxo/oxox/xoxo", "black"), ("xoxo/oxox/xoxo/oxox", "white"),
@@ -19,28 +92,158 @@ def test_map_jobs_gives_the_single_process_answers(ray_cluster):
     got = dict(ray_cluster.map_jobs(JOB, payloads, 10**7))
     assert sorted(got) == [0, 1, 2]
     for i, (b, f) in enumerate(boards):
-        assert got[i]["winner"] == solve_outcome(Position.from_string(b), f).winner
+        assert got[i]["winner"] == single(b, f).winner
         assert got[i]["worker"]   # host:pid of the actor
     assert ray_cluster.cpus == 2
 
 
-def test_a_job_refused_by_its_budget_is_undecided():
-    r = run_outcome_job({"board": "xoxox/oxoxo/xoxox/oxoxo", "to_move": "black"}, 10)
-    assert r["winner"] is None and r["nodes"] >= 10
+@pytest.mark.parametrize("rows,cols", CHECKERBOARDS)
+def test_checkerboards_up_to_4x4_as_single_process(ray_cluster, rows, cols):
+    board = Position.checkerboard(rows, cols)
+    for first in ("black", "white"):
+        got = solve_outcome_distributed(board, first, cluster=ray_cluster, job_nodes=300)
+        same_answer(got, solve_outcome(board, first))
+        assert got["distributed"] == {"jobs": got["distributed"]["jobs"], "jobs_reused": 0,
+                                      "actors": 2, "store": None}
+        assert set(got) == {"winner", "first", "winning_moves", "exact", "nodes", "seconds",
+                            "proof", "board", "distributed"}
 
 
-def test_an_actor_killed_mid_run_gives_the_same_answers(ray_cluster):
+@pytest.mark.parametrize("board", POSITIONS_4X5)
+def test_4x5_positions_as_single_process(ray_cluster, board):
+    for first in ("black", "white"):
+        got = solve_outcome_distributed(Position.from_string(board), first,
+                                        cluster=ray_cluster, job_nodes=20_000)
+        same_answer(got, single(board, first))
+        assert got["distributed"]["jobs"] > 1   # split into jobs indeed
+
+
+def test_an_actor_killed_mid_run_gives_the_same_answer(ray_cluster):
     ray = pytest.importorskip("ray")
-    payloads = [{"board": "xoxox/oxoxo/xoxox/oxoxo", "to_move": f} for f in ("black", "white")]
-    expected = [solve_outcome(Position.checkerboard(4, 5), f).winner for f in ("black", "white")]
+    restarts = ray_cluster.restarts
+    killed = []
+
+    def kill_one(info: dict) -> None:
+        if info["jobs"] == 5 and not killed:
+            killed.append(ray_cluster.actors[0])
+            ray.kill(ray_cluster.actors[0])   # busy or idle: its job is run again
+
+    got = solve_outcome_distributed(Position.from_string(BOARD_4X5), "black",
+                                    cluster=ray_cluster, job_nodes=5000, progress=kill_one)
+    same_answer(got, single(BOARD_4X5, "black"))
+    assert killed and ray_cluster.restarts > restarts
+    assert ray_cluster.actors[0] is not killed[0]
+
+
+def test_a_pool_job_in_flight_on_a_killed_actor_is_run_again(ray_cluster):
+    ray = pytest.importorskip("ray")
     pool = ray_cluster.pool(JOB, 10**8)
-    for i, p in enumerate(payloads):
-        pool.submit(p, i)
+    for i, first in enumerate(("black", "white")):
+        pool.submit({"board": BOARD_4X5, "to_move": first}, i)
     victim = ray_cluster.actors[0]
-    ray.kill(victim)      # its job is in flight: run again on a new actor
+    ray.kill(victim)
     got = {}
     while pool.busy:
         tag, answer = pool.next()
         got[tag] = answer["winner"]
-    assert [got[0], got[1]] == expected
-    assert ray_cluster.restarts >= 1 and ray_cluster.actors[0] is not victim
+    assert [got[0], got[1]] == [single(BOARD_4X5, f).winner for f in ("black", "white")]
+    assert ray_cluster.actors[0] is not victim
+
+
+# --- the command line --------------------------------------------------------------------
+
+COMMAND = [sys.executable, "-c", "import sys; from clobbermania.cli import main; "
+           "main(sys.argv[1:])"]
+
+
+def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*COMMAND, *args], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def test_the_options_need_distributed(capsys):
+    code, out, err = run_cli(capsys, "clobber", "solve", "xoxo", "--first", "black",
+                             "--store", "x.sqlite", "--cpus", "2")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --store and --cpus need --distributed")
+    code, out, err = run_cli(capsys, "clobber", "solve", "xo", "--first", "black",
+                             "--job-nodes", "5")
+    assert code == 2 and err.startswith("error: --job-nodes needs --distributed")
+
+
+def test_without_distributed_the_json_is_unchanged(capsys):
+    code, out, _ = run_cli(capsys, "clobber", "solve", "xoxo/oxox", "--first", "black",
+                           "--json")
+    assert code == 0
+    got = json.loads(out)
+    expected = single("xoxo/oxox", "black").to_dict()
+    assert set(got) == set(expected)
+    assert {k: got[k] for k in ("winner", "winning_moves", "exact", "board")} == \
+        {k: expected[k] for k in ("winner", "winning_moves", "exact", "board")}
+
+
+def _our_ray_processes(temp: str) -> list[int]:
+    """The pids of the processes of the private Ray whose temporary directory is under
+    ``temp`` (the killed driver's: only what this test started)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                cmd = (d / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if temp in cmd:
+                pids.append(int(d.name))
+    return pids
+
+
+def test_the_driver_killed_and_started_again_resumes(tmp_path):
+    pytest.importorskip("ray", reason="Ray is not installed (clobbermania[distributed])")
+    temp = tempfile.mkdtemp(prefix="cbm-t-", dir="/tmp")   # short: Ray's socket paths
+    store = tmp_path / "jobs.sqlite"
+    env = {**os.environ, "TMPDIR": temp}
+    args = ("clobber", "solve", BOARD_4X5, "--first", "black", "--distributed", "--cpus",
+            "2", "--store", str(store), "--job-nodes", "1000", "--json")
+    proc = subprocess.Popen([*COMMAND, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        rows = 0
+        t0 = time.monotonic()
+        while rows < 200 and time.monotonic() - t0 < 120 and proc.poll() is None:
+            time.sleep(0.2)
+            if store.exists():
+                with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as con:
+                    try:
+                        rows = con.execute("SELECT count(*) FROM jobs").fetchone()[0]
+                    except sqlite3.OperationalError:   # not created yet
+                        rows = 0
+        assert proc.poll() is None, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+        time.sleep(1)
+        for pid in _our_ray_processes(temp):   # what Ray left of the killed driver
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    with JobStore.open(store) as s:
+        before = s.count(KIND)
+    assert before >= 200
+    r = cli(*args, env=env)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    same_answer(out, single(BOARD_4X5, "black"))
+    d = out["distributed"]
+    assert d["jobs_reused"] > 0 and d["store"] == str(store) and d["actors"] == 2
+    with JobStore.open(store) as s:
+        after = s.count(KIND)
+    # every job run again would have found its answer stored (put keeps the first):
+    # the rows grew by exactly the jobs of the second run, so none was a finished one
+    assert after == before + d["jobs"]
+    assert not _our_ray_processes(temp)

@@ -83,6 +83,7 @@ class _Node:
     parents: list[_Node] = field(default_factory=list)
     children: list[_Node] | None = None  # once split
     queued: bool = False
+    started: bool = False                # its job was started
     stored_split: bool = False           # the store says: undecided, split it
     job_id: int | None = None
 
@@ -163,7 +164,8 @@ class _Search:
         self.back_up(n)
         if n.status is None or n is self.root:
             for c in n.children:
-                if c.status is None and c.children is None and not c.queued:
+                if c.status is None and c.children is None and not c.queued \
+                        and not c.started:
                     c.queued = True
                     self.seq += 1
                     heapq.heappush(self.heap, (c.stones, self.seq, c))
@@ -233,8 +235,9 @@ class _Search:
         while self.heap and len(self.running) < self.actors:
             _, seq, n = heapq.heappop(self.heap)
             n.queued = False
-            if n.children is not None or not self.live(n, memo):
+            if n.started or n.children is not None or not self.live(n, memo):
                 continue
+            n.started = True
             self.running[seq] = n
             self.pool.submit({"board": n.position.text(),
                               "to_move": COLOR_NAMES[n.to_move]}, seq)
