@@ -258,3 +258,15 @@ def test_a_time_limit_gives_what_is_proved_so_far():
                                     job_nodes=1000, time_limit=0.0)
     assert got["exact"] is False and got["winner"] is None and got["winning_moves"] == []
     assert got["proof"].startswith("time limit reached")
+
+
+def test_a_job_refused_by_the_library_is_one_sentence(ray_cluster):
+    from clobbermania.distributed.cluster import ClusterError
+
+    with pytest.raises(ClusterError, match="'q'"):
+        list(ray_cluster.map_jobs(JOB, [{"board": "xq", "to_move": "black"}], 100))
+    with pytest.raises(ClusterError, match="'<module>.<function>'"):
+        ray_cluster.pool("run_outcome_job", 100)
+    # the cluster still works afterwards
+    assert dict(ray_cluster.map_jobs(JOB, [{"board": "xo", "to_move": "black"}], 100)
+                )[0]["winner"] == "black"

@@ -170,7 +170,8 @@ class Cluster:
             pool.in_flight -= 1
         try:
             answer = ray.get(ref)
-        except (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError):
+        except (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError,
+                ray.exceptions.OutOfMemoryError):   # (the last: Ray's memory monitor)
             self._replace(slot)
             if owner is pool:
                 if deaths + 1 >= MAX_ACTOR_DEATHS:
@@ -185,6 +186,9 @@ class Cluster:
             cause = e.as_instanceof_cause()
             if isinstance(cause, ClobbermaniaError):
                 raise ClusterError(str(cause.args[0]) if cause.args else str(e)) from None
+            if isinstance(cause, MemoryError):
+                raise ClusterError(f"a job needed more than an actor's memory cap "
+                                   f"({ACTOR_MEMORY // 2**20} MB): {payload}") from None
             raise
         if owner is not pool:
             return None
