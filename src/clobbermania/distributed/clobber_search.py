@@ -158,10 +158,12 @@ class _Search:
         other = opponent(n.to_move)
         n.children = [self.node(n.position.play(mv), other, n)
                       for mv in n.position.moves(n.to_move)]
-        for c in n.children:
-            if c.stored_split and c.children is None:
-                self.split(c)
         self.back_up(n)
+        for c in n.children:   # (no more once n is decided: they no longer matter)
+            if n.status is not None and n is not self.root:
+                break
+            if c.stored_split and c.children is None and c.status is None:
+                self.split(c)
         if n.status is None or n is self.root:
             for c in n.children:
                 if c.status is None and c.children is None and not c.queued \
