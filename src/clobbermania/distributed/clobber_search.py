@@ -131,6 +131,7 @@ class _Search:
         self.pool = cluster.pool(JOB, job_nodes) if cluster is not None else \
             _LocalPool(job_nodes)
         self.actors = cluster.cpus if cluster is not None else 1
+        self.slots = cluster.slots if cluster is not None else 1
         self.running: dict[int, _Node] = {}
 
     # -- the DAG ---------------------------------------------------------------------
@@ -234,7 +235,7 @@ class _Search:
     def fill(self) -> None:
         """Start the best queued jobs that still matter, one per free actor."""
         memo: dict = {}
-        while self.heap and len(self.running) < self.actors:
+        while self.heap and len(self.running) < self.slots:
             _, seq, n = heapq.heappop(self.heap)
             n.queued = False
             if n.started or n.children is not None or not self.live(n, memo):

@@ -39,7 +39,7 @@ from typing import Any
 from ..errors import ClobbermaniaError, UnsupportedError
 
 __all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "ACTOR_MEMORY",
-           "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS"]
+           "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS", "PIPELINE"]
 
 #: The address-space cap of one actor process (RLIMIT_AS), in bytes: a job that needs
 #: more fails with MemoryError instead of taking the machine's memory.
@@ -48,6 +48,9 @@ ACTOR_MEMORY = 6 * 1024**3
 OBJECT_STORE_BYTES = 100 * 1024**2
 #: A job whose actor dies this many times is given up (with one sentence).
 MAX_ACTOR_DEATHS = 3
+#: Jobs sent to one actor at a time: the next one waits at the actor while the driver
+#: handles the answer of the last, so that a short job does not leave its CPU idle.
+PIPELINE = 2
 
 
 class RayMissing(UnsupportedError):
@@ -105,20 +108,22 @@ class _Worker:
 class Cluster:
     """Actors (one per CPU) and the jobs running on them; made by :func:`cluster`.
 
-    ``cpus`` is the number of actors. :meth:`map_jobs` runs a list of jobs;
-    :meth:`pool` gives a :class:`JobPool` to which a driver adds jobs as it goes.
+    ``cpus`` is the number of actors, ``slots`` the jobs they take at a time (each
+    actor runs one and holds :data:`PIPELINE` - 1 more). :meth:`map_jobs` runs a list of
+    jobs; :meth:`pool` gives a :class:`JobPool` to which a driver adds jobs as it goes.
     """
 
     def __init__(self, ray, actor_cls, cpus: int, address: str | None) -> None:
         self._ray = ray
         self._actor_cls = actor_cls
         self.cpus = cpus
+        self.slots = cpus * PIPELINE
         self.address = address
         self.actors: list[Any] = [self._new_actor() for _ in range(cpus)]
         self.restarts = 0
-        # the task in flight on each actor: ref -> (actor slot, pool, tag, job)
-        self._running: dict[Any, tuple[int, JobPool | None, Any, tuple]] = {}
-        self._busy: set[int] = set()
+        # the tasks in flight: ref -> (actor slot, actor, pool, tag, job)
+        self._running: dict[Any, tuple[int, Any, JobPool | None, Any, tuple]] = {}
+        self._load = [0] * cpus   # tasks in flight on each actor
         # wait until every actor is up (its process started, the class imported)
         ray.get([a.pid.remote() for a in self.actors])
 
@@ -147,15 +152,15 @@ class Cluster:
     # --- scheduling (used by JobPool) ---------------------------------------------------
 
     def _dispatch(self, pool: JobPool) -> None:
-        for slot in range(len(self.actors)):
-            if not pool.queue:
+        while pool.queue:
+            slot = min(range(len(self.actors)), key=self._load.__getitem__)
+            if self._load[slot] >= PIPELINE:
                 return
-            if slot in self._busy:
-                continue
             tag, payload, deaths = pool.queue.popleft()
-            ref = self.actors[slot].run.remote(pool.fn_name, payload, pool.budget)
-            self._running[ref] = (slot, pool, tag, (payload, deaths))
-            self._busy.add(slot)
+            actor = self.actors[slot]
+            ref = actor.run.remote(pool.fn_name, payload, pool.budget)
+            self._running[ref] = (slot, actor, pool, tag, (payload, deaths))
+            self._load[slot] += 1
             pool.in_flight += 1
 
     def _wait_one(self, pool: JobPool) -> tuple[Any, dict] | None:
@@ -164,15 +169,18 @@ class Cluster:
         ray = self._ray
         ready, _ = ray.wait(list(self._running), num_returns=1)
         ref = ready[0]
-        slot, owner, tag, (payload, deaths) = self._running.pop(ref)
-        self._busy.discard(slot)
+        slot, actor, owner, tag, (payload, deaths) = self._running.pop(ref)
+        current = self.actors[slot] is actor   # (not an actor replaced since)
+        if current:
+            self._load[slot] -= 1
         if owner is pool:
             pool.in_flight -= 1
         try:
             answer = ray.get(ref)
         except (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError,
                 ray.exceptions.OutOfMemoryError):   # (the last: Ray's memory monitor)
-            self._replace(slot)
+            if current:
+                self._replace(slot)
             if owner is pool:
                 if deaths + 1 >= MAX_ACTOR_DEATHS:
                     raise ClusterError(f"a job killed its actor {deaths + 1} times (out of "
@@ -201,15 +209,16 @@ class Cluster:
         except Exception:  # already gone
             pass
         self.actors[slot] = self._new_actor()
+        self._load[slot] = 0
         self.restarts += 1
 
     def _drop(self, pool: JobPool) -> None:
         pool.queue.clear()
         # tasks in flight keep their actor busy until they end (a job has a budget);
         # their answers are then ignored
-        for ref, (slot, owner, tag, job) in list(self._running.items()):
+        for ref, (slot, actor, owner, tag, job) in list(self._running.items()):
             if owner is pool:
-                self._running[ref] = (slot, None, tag, job)
+                self._running[ref] = (slot, actor, None, tag, job)
         pool.in_flight = 0
 
 
