@@ -270,3 +270,13 @@ def test_a_job_refused_by_the_library_is_one_sentence(ray_cluster):
     # the cluster still works afterwards
     assert dict(ray_cluster.map_jobs(JOB, [{"board": "xo", "to_move": "black"}], 100)
                 )[0]["winner"] == "black"
+
+
+def test_distributed_without_ray_is_one_sentence(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "ray", None)   # import ray fails as if not installed
+    store = tmp_path / "jobs.sqlite"
+    code, out, err = run_cli(capsys, "clobber", "solve", "xo", "--first", "black",
+                             "--distributed", "--store", str(store))
+    assert (code, out) == (2, "")
+    assert err == "error: --distributed needs Ray: pip install 'clobbermania[distributed]'\n"
+    assert not store.exists()

@@ -83,7 +83,7 @@ def _solve_distributed(board, first, graph, time_limit, as_json, address, store,
     """``clobber solve --distributed``: distributed.clobber_search on a Ray cluster."""
     from ..clobber.search import SolveResult
     from ..distributed.clobber_search import solve_outcome_distributed
-    from ..distributed.cluster import cluster
+    from ..distributed.cluster import cluster, require_ray
     from ..distributed.store import JobStore
 
     position = load_position(board, graph)
@@ -91,6 +91,7 @@ def _solve_distributed(board, first, graph, time_limit, as_json, address, store,
     if graph:
         raise NotationError("--distributed solves grid boards; --graph is not supported "
                             "with it yet")
+    require_ray()   # before the store is created
     with JobStore.open(store) as job_store, cluster(address, cpus) as c, \
             progress_reporter("clobber solve", _describe_jobs) as progress:
         obj = solve_outcome_distributed(position, first.lower(), cluster=c, store=job_store,

@@ -38,7 +38,8 @@ from typing import Any
 
 from ..errors import ClobbermaniaError, UnsupportedError
 
-__all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "ACTOR_MEMORY",
+__all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "require_ray",
+           "ACTOR_MEMORY",
            "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS", "PIPELINE"]
 
 #: The address-space cap of one actor process (RLIMIT_AS), in bytes: a job that needs
@@ -64,7 +65,10 @@ class ClusterError(ClobbermaniaError):
     """The cluster cannot be started or joined, or keeps losing the actor of a job."""
 
 
-def _import_ray():
+def require_ray():
+    """The ``ray`` module; :class:`RayMissing` (one sentence) when it is not installed.
+
+    A command calls it before it opens a job store or does any other work."""
     try:
         import ray
     except ImportError:
@@ -274,7 +278,7 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
     RayMissing (one sentence, exit 2 on the command line) when Ray is not installed;
     ClusterError when Ray cannot be started or joined.
     """
-    ray = _import_ray()
+    ray = require_ray()
     if cpus is not None and cpus < 1:
         raise ClusterError(f"--cpus must be at least 1, not {cpus}")
     if ray.is_initialized():
