@@ -280,3 +280,11 @@ def test_distributed_without_ray_is_one_sentence(capsys, monkeypatch, tmp_path):
     assert (code, out) == (2, "")
     assert err == "error: --distributed needs Ray: pip install 'clobbermania[distributed]'\n"
     assert not store.exists()
+
+
+def test_an_address_where_no_cluster_answers_is_one_sentence(tmp_path):
+    pytest.importorskip("ray", reason="Ray is not installed (clobbermania[distributed])")
+    r = cli("clobber", "solve", "xo", "--first", "black", "--distributed", "--address",
+            "127.0.0.1:9", "--store", str(tmp_path / "jobs.sqlite"))
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.startswith("error: no Ray cluster answers at 127.0.0.1:9 (")

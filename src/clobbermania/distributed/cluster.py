@@ -49,6 +49,8 @@ ACTOR_MEMORY = 6 * 1024**3
 OBJECT_STORE_BYTES = 100 * 1024**2
 #: A job whose actor dies this many times is given up (with one sentence).
 MAX_ACTOR_DEATHS = 3
+#: Seconds to wait for a cluster's address to accept a connection.
+CONNECT_SECONDS = 5.0
 #: Jobs sent to one actor at a time: the next one waits at the actor while the driver
 #: handles the answer of the last, so that a short job does not leave its CPU idle.
 PIPELINE = 2
@@ -268,6 +270,21 @@ class JobPool:
         self.cluster._drop(self)
 
 
+def _check_reachable(address: str) -> None:
+    """ClusterError, at once, when nothing accepts a connection at ``address`` (Ray itself
+    retries for minutes)."""
+    host, _, port = address.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise ClusterError(f"a Ray address is HOST:PORT, not {address!r}") from None
+    try:
+        socket.create_connection((host.strip("[]"), number), timeout=CONNECT_SECONDS).close()
+    except OSError as e:
+        raise ClusterError(f"no Ray cluster answers at {address} ({e.strerror or e}); "
+                           f"start one with 'ray start --head' there") from None
+
+
 @contextmanager
 def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Cluster]:
     """A :class:`Cluster`: with no ``address`` a private local Ray of ``cpus`` CPUs (all of
@@ -294,6 +311,7 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
                      _node_ip_address="127.0.0.1", object_store_memory=OBJECT_STORE_BYTES,
                      namespace="clobbermania")
         else:
+            _check_reachable(address)
             ray.init(address=address, log_to_driver=False, configure_logging=False,
                      namespace="clobbermania")
             n = cpus or max(1, int(ray.cluster_resources().get("CPU", 1)))
