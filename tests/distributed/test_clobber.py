@@ -288,3 +288,19 @@ def test_an_address_where_no_cluster_answers_is_one_sentence(tmp_path):
             "127.0.0.1:9", "--store", str(tmp_path / "jobs.sqlite"))
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr.startswith("error: no Ray cluster answers at 127.0.0.1:9 (")
+
+
+def test_the_local_ray_listens_on_the_loopback_interface_only(ray_cluster):
+    """Its GCS and raylet (the processes started with its own temporary directory) accept
+    connections on 127.0.0.1 only."""
+    if shutil.which("ss") is None:
+        pytest.skip("the ss command (iproute2) is not installed")
+    ours = set(_our_ray_processes(ray_cluster.temp_dir))
+    listening = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+    mine = [line for line in listening
+            if any(f"pid={pid}," in line for pid in ours)]
+    assert len(mine) >= 2   # the GCS and the raylet at least
+    for line in mine:
+        local = line.split()[3]
+        assert local.rsplit(":", 1)[0] in ("127.0.0.1", "[::ffff:127.0.0.1]"), line

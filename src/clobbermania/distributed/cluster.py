@@ -125,6 +125,7 @@ class Cluster:
         self.cpus = cpus
         self.slots = cpus * PIPELINE
         self.address = address
+        self.temp_dir: str | None = None   # the private local Ray's directory
         self.actors: list[Any] = [self._new_actor() for _ in range(cpus)]
         self.restarts = 0
         # the tasks in flight: ref -> (actor slot, actor, pool, tag, job)
@@ -270,6 +271,17 @@ class JobPool:
         self.cluster._drop(self)
 
 
+def _loopback_only(ray) -> None:
+    """Make a local Ray take 127.0.0.1 as this node's address, so that its servers listen
+    on the loopback interface only. (``ray.init(_node_ip_address="127.0.0.1")`` alone is
+    turned into the machine's address by Ray; Ray takes the loopback address when its
+    clusters are off, as on Windows and macOS: ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER``,
+    read when ray is imported, hence this switch.)"""
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    if constants is not None and hasattr(constants, "ENABLE_RAY_CLUSTER"):
+        constants.ENABLE_RAY_CLUSTER = False
+
+
 def _check_reachable(address: str) -> None:
     """ClusterError, at once, when nothing accepts a connection at ``address`` (Ray itself
     retries for minutes)."""
@@ -306,6 +318,7 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
         if address is None:
             n = cpus or os.cpu_count() or 1
             temp_dir = tempfile.mkdtemp(prefix="cbm-ray-")
+            _loopback_only(ray)
             ray.init(address="local", num_cpus=n, include_dashboard=False,
                      log_to_driver=False, _temp_dir=temp_dir, configure_logging=False,
                      _node_ip_address="127.0.0.1", object_store_memory=OBJECT_STORE_BYTES,
@@ -325,7 +338,9 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
                            ) from None
     try:
         actor_cls = ray.remote(_Worker)
-        yield Cluster(ray, actor_cls, n, address)
+        c = Cluster(ray, actor_cls, n, address)
+        c.temp_dir = temp_dir
+        yield c
     finally:
         ray.shutdown()
         if temp_dir:
