@@ -31,7 +31,6 @@ import os
 import shutil
 import socket
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -271,15 +270,22 @@ class JobPool:
         self.cluster._drop(self)
 
 
-def _loopback_only(ray) -> None:
+def _loopback_only(ray, on: bool = True) -> None:
     """Make a local Ray take 127.0.0.1 as this node's address, so that its servers listen
     on the loopback interface only. (``ray.init(_node_ip_address="127.0.0.1")`` alone is
     turned into the machine's address by Ray; Ray takes the loopback address when its
     clusters are off, as on Windows and macOS: ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER``,
-    read when ray is imported, hence this switch.)"""
+    read when ray is imported, hence this switch.) ``on=False`` switches it back."""
     constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
     if constants is not None and hasattr(constants, "ENABLE_RAY_CLUSTER"):
-        constants.ENABLE_RAY_CLUSTER = False
+        if on:
+            _SAVED.setdefault("ENABLE_RAY_CLUSTER", constants.ENABLE_RAY_CLUSTER)
+            constants.ENABLE_RAY_CLUSTER = False
+        elif "ENABLE_RAY_CLUSTER" in _SAVED:
+            constants.ENABLE_RAY_CLUSTER = _SAVED.pop("ENABLE_RAY_CLUSTER")
+
+
+_SAVED: dict[str, Any] = {}
 
 
 def _check_reachable(address: str) -> None:
@@ -331,6 +337,7 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
     except (ConnectionError, RuntimeError, ValueError) as e:
         if ray.is_initialized():
             ray.shutdown()
+        _loopback_only(ray, on=False)
         if temp_dir:
             shutil.rmtree(temp_dir, ignore_errors=True)
         where = f"join the Ray cluster at {address}" if address else "start a local Ray"
@@ -343,6 +350,6 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
         yield c
     finally:
         ray.shutdown()
+        _loopback_only(ray, on=False)
         if temp_dir:
-            time.sleep(0)   # (the processes are gone once shutdown returns)
             shutil.rmtree(temp_dir, ignore_errors=True)
