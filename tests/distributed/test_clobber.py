@@ -16,7 +16,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
@@ -185,19 +184,10 @@ def test_without_distributed_the_json_is_unchanged(capsys):
 
 def _our_ray_processes(temp: str) -> list[int]:
     """The pids of the processes of the private Ray whose temporary directory is under
-    ``temp``: named on their command line, or started with TMPDIR=temp (Ray's agents
-    rename themselves "ray::DashboardAgent"...). Only what this test started."""
-    pids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit() and int(d.name) != os.getpid():
-            try:
-                cmd = (d / "cmdline").read_bytes().decode(errors="replace")
-                env = (d / "environ").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if temp in cmd or f"TMPDIR={temp}".encode() in env:
-                pids.append(int(d.name))
-    return pids
+    ``temp``: only what this test started."""
+    from clobbermania.distributed.cluster import processes_using
+
+    return processes_using(temp)
 
 
 def test_the_driver_killed_and_started_again_resumes(tmp_path):
