@@ -69,6 +69,7 @@ __all__ = [
     "GrundyResult",
     "GrundySolver",
     "GrundyMemoryLimit",
+    "GrundyNodeLimit",
     "GrundyTimeout",
     "RowValues",
     "choose_move",
@@ -104,6 +105,17 @@ class GrundyTimeout(ClobbermaniaError):
 class GrundyMemoryLimit(GrundyTimeout):
     """The memo reached its size limit (``GrundySolver.memo_limit``) before the value was
     known; handled like a timeout (the CLI reports ``exact: false``)."""
+
+
+class GrundyNodeLimit(GrundyTimeout):
+    """A search stopped at its node limit (``GrundySolver.solve_key(..., node_limit)``)
+    before the value was known; handled like a timeout."""
+
+
+def _check_node_cap(searched: int, cap: int | None) -> None:
+    if cap is not None and searched >= cap:
+        raise GrundyNodeLimit(f"the node limit ran out after {searched:,} component values "
+                              "were computed (they stay cached)")
 
 
 #: Bytes a memo entry of the numba kernel may take at worst: 18-byte slots in a table
@@ -360,7 +372,7 @@ class GrundySolver:
         kb, kw = K.canonical(np.uint64(black), np.uint64(white), tabs, cols)
         return ("k", slot, int(kb), int(kw))
 
-    def _kernel_value(self, key: Any, deadline: float | None) -> int:
+    def _kernel_value(self, key: Any, deadline: float | None, cap: int | None = None) -> int:
         from . import _impartial_kernels as K
 
         _board, _slot, adj, tabs, cols, memo = self._kernel_boards[key[1]]
@@ -370,11 +382,15 @@ class GrundySolver:
             before = len(memo)
             if memo.full:  # (below the limit: checked after the chunk that filled it)
                 K.grow_memo(memo)
-            budget[0] = _KERNEL_CHUNK
+            # under a node cap, a chunk of at least 65 visits (more than the depth of any
+            # search on <= 64 squares) finishes at least one value, so the search advances
+            budget[0] = _KERNEL_CHUNK if cap is None else \
+                max(65, min(_KERNEL_CHUNK, cap - self.searched))
             g = K.component_value(b, w, adj, tabs, cols, *memo.arrays(), budget)
             self.searched += len(memo) - before
             if g >= 0:
                 return int(g)
+            _check_node_cap(self.searched, cap)
             if len(memo) + len(self.values) >= self.memo_limit:
                 raise GrundyMemoryLimit(
                     f"the search stopped at its memory limit of {self.memo_limit:,} stored "
@@ -460,11 +476,17 @@ class GrundySolver:
             return int(self.db.value(key))
         return None
 
-    def solve_key(self, root: Any, deadline: float | None = None) -> int:
-        """The value of the component with canonical key ``root`` (iterative mex search)."""
+    def solve_key(self, root: Any, deadline: float | None = None,
+                  node_limit: int | None = None) -> int:
+        """The value of the component with canonical key ``root`` (iterative mex search).
+
+        ``node_limit``: raise :class:`GrundyNodeLimit` once this call has computed that
+        many component values (what it found stays cached, so a second call resumes).
+        """
         values = self.values
         if root in values:
             return values[root]
+        cap = None if node_limit is None else self.searched + node_limit
         stack = [root]
         pending: dict[Any, list[list[Any]]] = {}
         steps = 0
@@ -477,10 +499,11 @@ class GrundySolver:
             if steps % _CLOCK_EVERY == 0 and deadline_passed(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
+            _check_node_cap(self.searched, cap)
             opts = pending.get(key)
             if opts is None:
                 if isinstance(key, tuple) and key[0] == "k":
-                    values[key] = self._kernel_value(key, deadline)
+                    values[key] = self._kernel_value(key, deadline, cap)
                     stack.pop()
                     continue
                 found = self._lookup(key)
