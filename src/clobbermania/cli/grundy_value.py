@@ -9,8 +9,17 @@ import click
 
 from ..api.verbs import grundy_value, open_db
 from ..clobber.impartial import GrundyTimeout, choose_move
+from ..errors import NotationError
 from ..render import text_drawing
-from ._common import board_text, check_time_limit, emit_json, load_position, play_in_terminal
+from ._common import (
+    board_text,
+    check_time_limit,
+    emit_json,
+    load_position,
+    play_in_terminal,
+    progress_reporter,
+)
+from ._distributed import DEFAULT_JOB_NODES, check_distributed, distributed_options
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; CONFIG gives vertex "
@@ -26,7 +35,9 @@ GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:
 @click.option("--time-limit", type=float, metavar="S",
               help="Stop after S seconds (then grundy is null and exact false).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def value_cmd(config, graph, db_dir, time_limit, as_json) -> None:
+@distributed_options
+def value_cmd(config, graph, db_dir, time_limit, as_json, distributed, address, store, cpus,
+              job_nodes) -> None:
     """The Grundy value of CONFIG under impartial Clobber, and every winning move.
 
     Either player may move a stone of either colour onto an adjacent stone of the other
@@ -39,13 +50,29 @@ def value_cmd(config, graph, db_dir, time_limit, as_json) -> None:
       clobbermania grundy value xo_oxx
       clobbermania grundy value xox/oxo/xox
       clobbermania grundy value xoxoxo --graph cycle:6
+      clobbermania grundy value xoxox/oxoxo/xoxox --distributed --cpus 2 --json
+
+    With --distributed the values of the options are jobs run on Ray, split further when
+    a job's node budget runs out, the mex taken here (docs/distributed.md): the same
+    answer, plus a "distributed" object (jobs, jobs reused from the store, actors,
+    store).
     """
+    check_distributed(distributed, address, store, cpus, job_nodes)
+    if distributed:
+        _value_distributed(config, graph, db_dir, time_limit, as_json, address, store, cpus,
+                           job_nodes)
+        return
     answer = grundy_value(board=board_text(config), graph=graph, time_limit=time_limit,
                           db_dir=db_dir)
     result, position, db_path = answer.result, answer.position, answer.obj["db"]
     if as_json:
         emit_json(answer.obj)
         return
+    _show_value(result, position, db_path, answer.obj["seconds"])
+
+
+def _show_value(result, position, db_path: str | None, seconds: float) -> None:
+    """The text answer of ``grundy value``."""
     if isinstance(result, GrundyTimeout):
         click.echo(text_drawing(position))
         click.echo(f"Grundy value: unknown ({result})")
@@ -61,7 +88,52 @@ def value_cmd(config, graph, db_dir, time_limit, as_json) -> None:
         click.echo(f"parts: {parts}")
     source = f"; {result.db_lookups} looked up in {db_path}" if db_path else ""
     click.echo(f"searched: {result.searched:,} part values{source}   "
-               f"seconds: {answer.obj['seconds']:.3f}")
+               f"seconds: {seconds:.3f}")
+
+
+def _describe_jobs(label: str, info: dict) -> str:
+    return (f"{label}: {info['jobs']:,} jobs done ({info['jobs_reused']:,} reused), "
+            f"{info['queued']:,} queued, {info['split']:,} split; "
+            f"{info['nodes'] / max(info['seconds'], 1e-9):,.0f} nodes/s")
+
+
+def _value_distributed(config, graph, db_dir, time_limit, as_json, address, store, cpus,
+                       job_nodes) -> None:
+    """``grundy value --distributed``: distributed.grundy on a Ray cluster."""
+    from ..clobber.impartial import GrundyResult
+    from ..distributed.cluster import cluster, require_ray
+    from ..distributed.grundy import grundy_value_distributed
+    from ..distributed.store import JobStore
+
+    position = load_position(config, graph)
+    check_time_limit(time_limit)
+    if graph:
+        raise NotationError("--distributed solves grids and rows; --graph is not supported "
+                            "with it yet")
+    db = open_db(db_dir)
+    db_path = str(db.path) if db is not None and hasattr(db, "path") else None
+    require_ray()   # before the store is created
+    with JobStore.open(store) as job_store, cluster(address, cpus) as c, \
+            progress_reporter("grundy value", _describe_jobs) as progress:
+        obj = grundy_value_distributed(position, cluster=c, store=job_store,
+                                       job_nodes=job_nodes or DEFAULT_JOB_NODES,
+                                       time_limit=time_limit, progress=progress, db=db,
+                                       db_path=db_path)
+    if as_json:
+        emit_json(obj)
+        return
+    if obj["exact"]:
+        moves = {m.to_str(position.board): m for m in position.moves()}
+        result = GrundyResult(obj["grundy"], tuple(moves[m] for m in obj["winning_moves"]),
+                              tuple((c["key"], c["grundy"]) for c in obj["components"]),
+                              position.board, obj["seconds"], obj["searched"],
+                              obj["db_lookups"])
+    else:
+        result = GrundyTimeout("the time limit ran out (the finished jobs stay in the store)")
+    _show_value(result, position, db_path, obj["seconds"])
+    d = obj["distributed"]
+    click.echo(f"distributed: {d['jobs']:,} jobs, {d['jobs_reused']:,} reused from the "
+               f"store {d['store']}, {d['actors']} actors")
 
 
 @click.command("play")

@@ -205,7 +205,7 @@ class _Driver:
     """The state of one distributed Grundy computation (see the module docstring)."""
 
     def __init__(self, cluster: Any, store: Any, job_nodes: int, deadline: float | None,
-                 db: RowValues | None, progress: Callable[[str], None] | None) -> None:
+                 db: RowValues | None, progress: Callable[[dict], None] | None) -> None:
         self.cluster, self.store, self.job_nodes = cluster, store, job_nodes
         self.deadline, self.db, self.progress = deadline, db, progress
         self.values: dict[str, int] = {}
@@ -315,18 +315,16 @@ class _Driver:
         return all(k in self.values for k in keys)
 
     def _report(self, queued: int) -> None:
-        if self.progress is None:
-            return
-        secs = time.perf_counter() - self.t0
-        self.progress(f"jobs: {self.jobs:,} done ({self.reused:,} reused, {self.ran:,} run), "
-                      f"{queued:,} queued, {len(self.split):,} split; "
-                      f"{self.nodes / max(secs, 1e-9):,.0f} nodes/s")
+        if self.progress is not None:
+            self.progress({"jobs": self.jobs, "jobs_reused": self.reused, "ran": self.ran,
+                           "queued": queued, "split": len(self.split), "nodes": self.nodes,
+                           "seconds": time.perf_counter() - self.t0})
 
 
 def grundy_value_distributed(position: Position, *, cluster: Any, store: Any = None,
                              job_nodes: int = DEFAULT_JOB_NODES,
                              time_limit: float | None = None,
-                             progress: Callable[[str], None] | None = None,
+                             progress: Callable[[dict], None] | None = None,
                              db: RowValues | None = None, db_path: str | None = None
                              ) -> dict:
     """The answer of ``grundy value --json`` for ``position``, computed by jobs on
@@ -339,7 +337,9 @@ def grundy_value_distributed(position: Position, *, cluster: Any, store: Any = N
     the mex of their options', and the winning moves are the moves to an XOR of 0.
     ``jobs`` counts the values this run used (run on the cluster, a mex at the driver,
     or read from ``store``); ``jobs_reused`` those read from the store. ``searched`` is
-    the component values computed over all jobs. Rows up to ``db.max_stones`` stones are
+    the component values computed over all jobs. ``progress``, when given, is called
+    after each job with a dict (jobs, jobs_reused, ran, queued, split, nodes, seconds).
+    Rows up to ``db.max_stones`` stones are
     looked up in the row database ``db`` (``db_path`` is reported as "db"). When
     ``time_limit`` runs out: ``grundy`` and ``winning_moves`` null, ``exact`` false
     (what was finished stays in the store).
