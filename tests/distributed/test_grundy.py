@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 from cli_runner import run_cli
@@ -21,6 +25,7 @@ from cli_runner import run_cli
 from clobbermania.clobber import impartial
 from clobbermania.clobber.impartial import GrundyNodeLimit, GrundySolver, grundy_value
 from clobbermania.distributed import grundy as dg
+from clobbermania.distributed.cluster import processes_using
 from clobbermania.distributed.grundy import (
     KIND,
     InProcess,
@@ -163,6 +168,24 @@ def test_on_ray_equals_single_process(board, ray_cluster, tmp_path):
     assert got["distributed"]["actors"] == 2
 
 
+def test_an_actor_killed_mid_run_gives_the_same_answer(ray_cluster):
+    ray = pytest.importorskip("ray")
+    restarts = ray_cluster.restarts
+    killed = []
+
+    def kill_one(info: dict) -> None:
+        if info["ran"] == 5 and not killed:
+            killed.append(ray_cluster.actors[0])
+            ray.kill(ray_cluster.actors[0])   # busy or idle: its job is run again
+
+    board = "xoxo/oxox/xoxo/oxo."
+    got = grundy_value_distributed(Position.from_string(board), cluster=ray_cluster,
+                                   job_nodes=500, progress=kill_one)
+    expected = single(board)
+    assert {k: got[k] for k in COMPARED} == {k: expected[k] for k in COMPARED}
+    assert killed and ray_cluster.restarts > restarts
+
+
 # --- the command line --------------------------------------------------------------------
 
 def test_the_options_need_distributed(capsys):
@@ -202,3 +225,61 @@ def test_the_command_runs_and_resumes_from_its_store(tmp_path):
     assert second["jobs_reused"] == second["jobs"] > 0
     with JobStore.open(store) as s:
         assert s.count(KIND) == first["jobs"]
+
+
+def test_the_driver_killed_and_started_again_resumes(tmp_path):
+    pytest.importorskip("ray", reason="Ray is not installed (clobbermania[distributed])")
+    temp = tempfile.mkdtemp(prefix="cbm-t-", dir="/tmp")   # short: Ray's socket paths
+    env = {**os.environ, "TMPDIR": temp}
+    store = tmp_path / "jobs.sqlite"
+    board = "xoxox/oxoxo/xoxox"
+    args = [*COMMAND, "grundy", "value", board, "--distributed", "--cpus", "2",
+            "--store", str(store), "--job-nodes", "300", "--json"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    rows = 0
+    try:
+        for _ in range(600):   # until some jobs are stored, then SIGKILL the driver
+            try:
+                proc.wait(timeout=0.1)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if store.exists():   # read-only: the driver is the one writer
+                with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as con:
+                    try:
+                        rows = con.execute("SELECT count(*) FROM jobs").fetchone()[0]
+                    except sqlite3.OperationalError:   # not created yet
+                        rows = 0
+                if rows >= 20:
+                    break
+        if proc.poll() is not None:
+            pytest.skip("the run finished before it could be killed")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.communicate(timeout=30)
+        time.sleep(1)
+        for pid in processes_using(temp):   # what Ray left of the killed driver (ours)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    with JobStore.open(store) as s:
+        before = {r["key"]: r["id"] for r in s.log(KIND)}
+    assert len(before) >= 20
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300,
+                          check=True)
+    got = json.loads(done.stdout)
+    expected = single(board)
+    assert {k: got[k] for k in COMPARED} == {k: expected[k] for k in COMPARED}
+    assert got["distributed"]["jobs_reused"] > 0
+    with JobStore.open(store) as s:
+        after = {r["key"]: r["id"] for r in s.log(KIND)}
+    # every finished job kept its row: none was computed (and stored) again
+    assert {k: after[k] for k in before} == before
+    assert len(after) == got["distributed"]["jobs"] - got["distributed"]["jobs_reused"] \
+        + len(before)
+    shutil.rmtree(temp, ignore_errors=True)
