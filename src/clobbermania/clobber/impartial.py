@@ -291,6 +291,31 @@ class GrundyResult:
 
 
 
+def live_components(board: Board, cells: bytes | bytearray
+                    ) -> list[tuple[int, int, int, str | None]]:
+    """The components of the stones that have a move (both colours), each as (its mask,
+    its black stones, its white stones, its row string when its stones form a path on
+    the board, else None): the parts a Grundy value is the nim-sum of.
+
+    >>> from clobbermania.stones import Position
+    >>> p = Position.from_string("xo.xx")
+    >>> [(bin(m), path) for m, _, _, path in live_components(p.board, p.cells)]
+    [('0b11', 'xo')]
+    """
+    adj = board.adjacency_masks
+    black = white = 0
+    for v, c in enumerate(cells):
+        if c == BLACK:
+            black |= 1 << v
+        elif c == WHITE:
+            white |= 1 << v
+    out = []
+    for comp in _components(adj, black | white):
+        if comp & black and comp & white:
+            out.append((comp, black & comp, white & comp, _path_string(adj, cells, comp)))
+    return out
+
+
 class GrundySolver:
     """A memo of component values (by canonical key) and the search that fills it.
 
@@ -330,22 +355,12 @@ class GrundySolver:
 
     def component_keys(self, board: Board, cells: bytes | bytearray) -> list[Any]:
         """The canonical keys of the components that have a move (the others are 0)."""
-        adj = board.adjacency_masks
-        black = white = 0
-        for v, c in enumerate(cells):
-            if c == BLACK:
-                black |= 1 << v
-            elif c == WHITE:
-                white |= 1 << v
         keys = []
-        for comp in _components(adj, black | white):
-            if not (comp & black) or not (comp & white):
-                continue
-            path = _path_string(adj, cells, comp)
+        for comp, black, white, path in live_components(board, cells):
             if path is not None:
                 keys.append(row_key(path))
             elif board.n <= 64:
-                keys.append(self._kernel_key(board, black & comp, white & comp))
+                keys.append(self._kernel_key(board, black, white))
             elif board.is_grid:
                 keys.append(_grid_key(board, cells, comp))
             else:

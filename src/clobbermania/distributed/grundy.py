@@ -36,17 +36,16 @@ from typing import Any
 from ..clobber.impartial import (
     GrundyTimeout,
     RowValues,
-    _components,
     _grid_key,
     _key_text,
-    _path_string,
+    live_components,
     mex,
     nim_sum,
     row_key,
     solver_for,
 )
 from ..errors import ClobbermaniaError, UnsupportedError
-from ..stones import BLACK, EMPTY, WHITE, Position
+from ..stones import EMPTY, Position
 
 __all__ = ["KIND", "DEFAULT_JOB_NODES", "InProcess", "part_keys", "run_grundy_job",
            "grundy_value_distributed"]
@@ -77,20 +76,8 @@ def part_keys(position: Position, cells: bytes | bytearray | None = None) -> lis
         raise UnsupportedError("--distributed solves grids and rows; a --graph board is not "
                                "supported with it")
     cells = position.cells if cells is None else cells
-    adj = board.adjacency_masks
-    black = white = 0
-    for v, c in enumerate(cells):
-        if c == BLACK:
-            black |= 1 << v
-        elif c == WHITE:
-            white |= 1 << v
-    keys = []
-    for comp in _components(adj, black | white):
-        if not (comp & black) or not (comp & white):
-            continue
-        path = _path_string(adj, cells, comp)
-        keys.append(row_key(path) if path is not None else _grid_key(board, cells, comp))
-    return keys
+    return [row_key(path) if path is not None else _grid_key(board, cells, comp)
+            for comp, _, _, path in live_components(board, cells)]
 
 
 def _stones(key: str) -> int:
