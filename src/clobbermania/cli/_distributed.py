@@ -5,10 +5,14 @@ the commands that take ``--distributed``: ``--address``, ``--store``, ``--cpus``
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import click
 
-__all__ = ["distributed_options", "check_distributed", "DEFAULT_JOB_NODES"]
+from ._common import progress_reporter
+
+__all__ = ["distributed_options", "check_distributed", "run_distributed",
+           "distributed_line", "DEFAULT_JOB_NODES"]
 
 #: The node budget of one job when --job-nodes is not given.
 DEFAULT_JOB_NODES = 200_000
@@ -58,3 +62,27 @@ def check_distributed(distributed: bool, address: str | None, store: str | None,
         raise click.UsageError(f"--job-nodes must be at least 1, not {job_nodes}")
     if address is not None and ":" not in address:
         raise click.UsageError(f"--address is HOST:PORT, not {address!r}")
+
+
+def run_distributed(label: str, describe: Callable[[str, dict], str], store: str | None,
+                    address: str | None, cpus: int | None, job_nodes: int | None,
+                    solve: Callable[..., dict]) -> dict:
+    """The answer of ``solve(cluster=, store=, job_nodes=, progress=)`` run on the job
+    store ``store`` and the Ray cluster (a private one, or the one at ``address``), with
+    a progress line ``describe(label, info)`` on stderr when it is a terminal. Ray is
+    checked first, so that nothing (no store file) is created when it is missing."""
+    from ..distributed.cluster import cluster, require_ray
+    from ..distributed.store import JobStore
+
+    require_ray()
+    with JobStore.open(store) as job_store, cluster(address, cpus) as c, \
+            progress_reporter(label, describe) as progress:
+        return solve(cluster=c, store=job_store, job_nodes=job_nodes or DEFAULT_JOB_NODES,
+                     progress=progress)
+
+
+def distributed_line(answer: dict[str, Any]) -> str:
+    """The text line that ends a distributed answer: jobs run and reused, the store."""
+    d = answer["distributed"]
+    return (f"distributed: {d['jobs']:,} jobs, {d['jobs_reused']:,} reused from the store "
+            f"{d['store']}, {d['actors']} actors")

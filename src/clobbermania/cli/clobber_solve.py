@@ -21,9 +21,13 @@ from ._common import (
     emit_json,
     load_position,
     play_in_terminal,
-    progress_reporter,
 )
-from ._distributed import DEFAULT_JOB_NODES, check_distributed, distributed_options
+from ._distributed import (
+    check_distributed,
+    distributed_line,
+    distributed_options,
+    run_distributed,
+)
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
@@ -83,29 +87,23 @@ def _solve_distributed(board, first, graph, time_limit, as_json, address, store,
     """``clobber solve --distributed``: distributed.clobber_search on a Ray cluster."""
     from ..clobber.search import SolveResult
     from ..distributed.clobber_search import solve_outcome_distributed
-    from ..distributed.cluster import cluster, require_ray
-    from ..distributed.store import JobStore
 
     position = load_position(board, graph)
     check_time_limit(time_limit)
     if graph:
         raise NotationError("--distributed solves grid boards; --graph is not supported "
                             "with it yet")
-    require_ray()   # before the store is created
-    with JobStore.open(store) as job_store, cluster(address, cpus) as c, \
-            progress_reporter("clobber solve", _describe_jobs) as progress:
-        obj = solve_outcome_distributed(position, first.lower(), cluster=c, store=job_store,
-                                        job_nodes=job_nodes or DEFAULT_JOB_NODES,
-                                        time_limit=time_limit, progress=progress)
+    obj = run_distributed(
+        "clobber solve", _describe_jobs, store, address, cpus, job_nodes,
+        lambda **kw: solve_outcome_distributed(position, first.lower(),
+                                               time_limit=time_limit, **kw))
     if as_json:
         emit_json(obj)
         return
     r = SolveResult(obj["winner"], obj["first"], tuple(obj["winning_moves"]), obj["exact"],
                     obj["nodes"], obj["seconds"], obj["proof"], obj["board"])
     _show_solve(r, position, first)
-    d = obj["distributed"]
-    click.echo(f"distributed: {d['jobs']:,} jobs run, {d['jobs_reused']:,} reused from the "
-               f"store {d['store']}, {d['actors']} actors")
+    click.echo(distributed_line(obj))
 
 
 def _show_solve(r, position, first: str) -> None:

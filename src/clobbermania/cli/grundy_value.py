@@ -17,9 +17,13 @@ from ._common import (
     emit_json,
     load_position,
     play_in_terminal,
-    progress_reporter,
 )
-from ._distributed import DEFAULT_JOB_NODES, check_distributed, distributed_options
+from ._distributed import (
+    check_distributed,
+    distributed_line,
+    distributed_options,
+    run_distributed,
+)
 
 GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
               "hamming:a,b,... hypercube:d or an edge-list file; CONFIG gives vertex "
@@ -101,9 +105,7 @@ def _value_distributed(config, graph, db_dir, time_limit, as_json, address, stor
                        job_nodes) -> None:
     """``grundy value --distributed``: distributed.grundy on a Ray cluster."""
     from ..clobber.impartial import GrundyResult
-    from ..distributed.cluster import cluster, require_ray
     from ..distributed.grundy import grundy_value_distributed
-    from ..distributed.store import JobStore
 
     position = load_position(config, graph)
     check_time_limit(time_limit)
@@ -112,13 +114,10 @@ def _value_distributed(config, graph, db_dir, time_limit, as_json, address, stor
                             "with it yet")
     db = open_db(db_dir)
     db_path = str(db.path) if db is not None and hasattr(db, "path") else None
-    require_ray()   # before the store is created
-    with JobStore.open(store) as job_store, cluster(address, cpus) as c, \
-            progress_reporter("grundy value", _describe_jobs) as progress:
-        obj = grundy_value_distributed(position, cluster=c, store=job_store,
-                                       job_nodes=job_nodes or DEFAULT_JOB_NODES,
-                                       time_limit=time_limit, progress=progress, db=db,
-                                       db_path=db_path)
+    obj = run_distributed(
+        "grundy value", _describe_jobs, store, address, cpus, job_nodes,
+        lambda **kw: grundy_value_distributed(position, time_limit=time_limit, db=db,
+                                              db_path=db_path, **kw))
     if as_json:
         emit_json(obj)
         return
@@ -131,9 +130,7 @@ def _value_distributed(config, graph, db_dir, time_limit, as_json, address, stor
     else:
         result = GrundyTimeout("the time limit ran out (the finished jobs stay in the store)")
     _show_value(result, position, db_path, obj["seconds"])
-    d = obj["distributed"]
-    click.echo(f"distributed: {d['jobs']:,} jobs, {d['jobs_reused']:,} reused from the "
-               f"store {d['store']}, {d['actors']} actors")
+    click.echo(distributed_line(obj))
 
 
 @click.command("play")
