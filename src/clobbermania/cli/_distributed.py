@@ -9,9 +9,10 @@ from typing import Any
 
 import click
 
-from ._common import progress_reporter
+from ..errors import NotationError
+from ._common import check_time_limit, load_position, progress_reporter
 
-__all__ = ["distributed_options", "check_distributed", "run_distributed",
+__all__ = ["distributed_options", "check_distributed", "run_distributed", "grid_position",
            "distributed_line", "DEFAULT_JOB_NODES"]
 
 #: The node budget of one job when --job-nodes is not given.
@@ -86,3 +87,15 @@ def distributed_line(answer: dict[str, Any]) -> str:
     d = answer["distributed"]
     return (f"distributed: {d['jobs']:,} jobs, {d['jobs_reused']:,} reused from the store "
             f"{d['store']}, {d['actors']} actors")
+
+
+def grid_position(board: str, graph: str | None, time_limit: float | None):
+    """The position of a ``--distributed`` command, with its time limit checked: grids and
+    rows only (the jobs' keys are those of grid parts and rows), so ``--graph`` is
+    refused with one sentence."""
+    position = load_position(board, graph)
+    check_time_limit(time_limit)
+    if graph:
+        raise NotationError("--distributed solves grids and rows; --graph is not supported "
+                            "with it yet")
+    return position

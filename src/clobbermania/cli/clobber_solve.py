@@ -26,6 +26,7 @@ from ._distributed import (
     check_distributed,
     distributed_line,
     distributed_options,
+    grid_position,
     run_distributed,
 )
 
@@ -88,11 +89,7 @@ def _solve_distributed(board, first, graph, time_limit, as_json, address, store,
     from ..clobber.search import SolveResult
     from ..distributed.clobber_search import solve_outcome_distributed
 
-    position = load_position(board, graph)
-    check_time_limit(time_limit)
-    if graph:
-        raise NotationError("--distributed solves grid boards; --graph is not supported "
-                            "with it yet")
+    position = grid_position(board, graph, time_limit)
     obj = run_distributed(
         "clobber solve", _describe_jobs, store, address, cpus, job_nodes,
         lambda **kw: solve_outcome_distributed(position, first.lower(),

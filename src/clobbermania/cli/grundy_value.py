@@ -9,7 +9,6 @@ import click
 
 from ..api.verbs import grundy_value, open_db
 from ..clobber.impartial import GrundyTimeout, choose_move
-from ..errors import NotationError
 from ..render import text_drawing
 from ._common import (
     board_text,
@@ -22,6 +21,7 @@ from ._distributed import (
     check_distributed,
     distributed_line,
     distributed_options,
+    grid_position,
     run_distributed,
 )
 
@@ -107,11 +107,7 @@ def _value_distributed(config, graph, db_dir, time_limit, as_json, address, stor
     from ..clobber.impartial import GrundyResult
     from ..distributed.grundy import grundy_value_distributed
 
-    position = load_position(config, graph)
-    check_time_limit(time_limit)
-    if graph:
-        raise NotationError("--distributed solves grids and rows; --graph is not supported "
-                            "with it yet")
+    position = grid_position(config, graph, time_limit)
     db = open_db(db_dir)
     db_path = str(db.path) if db is not None and hasattr(db, "path") else None
     obj = run_distributed(
