@@ -73,6 +73,7 @@ __all__ = [
     "GrundyTimeout",
     "RowValues",
     "choose_move",
+    "grid_part_key",
     "grundy_value",
     "mex",
     "nim_sum",
@@ -232,8 +233,16 @@ _DIHEDRAL = (
 )
 
 
-def _grid_key(board: Board, cells: bytes | bytearray, comp: int) -> str:
-    """Least text of the component's bounding box under the 8 symmetries and colour swap."""
+def grid_part_key(board: Board, cells: bytes | bytearray, comp: int) -> str:
+    """The canonical key of a grid component (its stones' mask ``comp``): the least text of
+    its bounding box under the 8 symmetries of a rectangle and colour swap, the key under
+    which the Grundy search and the distributed driver store its value.
+
+    >>> from clobbermania.stones import Position
+    >>> p = Position.from_string("ox/x.")
+    >>> grid_part_key(p.board, p.cells, 0b0111)   # the three stones, an L
+    '.o/ox'
+    """
     cols = board.cols
     rs, cs = [], []
     for v in _bits(comp):
@@ -362,7 +371,7 @@ class GrundySolver:
             elif board.n <= 64:
                 keys.append(self._kernel_key(board, black, white))
             elif board.is_grid:
-                keys.append(_grid_key(board, cells, comp))
+                keys.append(grid_part_key(board, cells, comp))
             else:
                 keys.append(self._graph_key(board, cells, comp))
         return keys
@@ -491,6 +500,22 @@ class GrundySolver:
             return int(self.db.value(key))
         return None
 
+    def key_text(self, key: Any) -> str:
+        """A component key as people read it: a row or grid text, or vertex colours on a
+        graph board (:meth:`component_keys` gives the keys)."""
+        if isinstance(key, str):
+            return key
+        if key[0] == "k":
+            board = self._kernel_boards[key[1]][0]
+            text = Position.from_masks(board, key[2], key[3]).text()
+            if board.is_grid:  # crop to the stones' bounding box
+                rows = [r for r in text.split("/") if r.strip(".")]
+                keep = [c for c in range(board.cols) if any(r[c] != "." for r in rows)]
+                text = "/".join("".join(r[c] for c in range(keep[0], keep[-1] + 1))
+                                for r in rows)
+            return text
+        return "".join(_CELL_CHAR[c] for c in key[1])
+
     def solve_key(self, root: Any, deadline: float | None = None,
                   node_limit: int | None = None) -> int:
         """The value of the component with canonical key ``root`` (iterative mex search).
@@ -606,7 +631,7 @@ def grundy_value(position: Position, db: RowValues | None = None,
     solver = solver or solver_for(db)
     searched0, lookups0 = solver.searched, solver.db_lookups
     keys = solver.component_keys(position.board, position.cells)
-    parts = tuple((_key_text(k, solver), solver.solve_key(k, deadline)) for k in keys)
+    parts = tuple((solver.key_text(k), solver.solve_key(k, deadline)) for k in keys)
     total = nim_sum(g for _, g in parts)
     winning: tuple[Move, ...] = ()
     if total:
@@ -622,19 +647,6 @@ def grundy_value(position: Position, db: RowValues | None = None,
     )
 
 
-def _key_text(key: Any, solver: GrundySolver) -> str:
-    """The key printed for people: a row or grid text, or vertex colours on a graph."""
-    if isinstance(key, str):
-        return key
-    if key[0] == "k":
-        board = solver._kernel_boards[key[1]][0]
-        text = Position.from_masks(board, key[2], key[3]).text()
-        if board.is_grid:  # crop to the stones' bounding box
-            rows = [r for r in text.split("/") if r.strip(".")]
-            keep = [c for c in range(board.cols) if any(r[c] != "." for r in rows)]
-            text = "/".join("".join(r[c] for c in range(keep[0], keep[-1] + 1)) for r in rows)
-        return text
-    return "".join(_CELL_CHAR[c] for c in key[1])
 
 
 def choose_move(position: Position, db: RowValues | None = None,

@@ -36,8 +36,7 @@ from typing import Any
 from ..clobber.impartial import (
     GrundyTimeout,
     RowValues,
-    _grid_key,
-    _key_text,
+    grid_part_key,
     live_components,
     mex,
     nim_sum,
@@ -76,7 +75,7 @@ def part_keys(position: Position, cells: bytes | bytearray | None = None) -> lis
         raise UnsupportedError("--distributed solves grids and rows; a --graph board is not "
                                "supported with it")
     cells = position.cells if cells is None else cells
-    return [row_key(path) if path is not None else _grid_key(board, cells, comp)
+    return [row_key(path) if path is not None else grid_part_key(board, cells, comp)
             for comp, _, _, path in live_components(board, cells)]
 
 
@@ -376,7 +375,7 @@ def grundy_value_distributed(position: Position, *, cluster: Any, store: Any = N
                    if nim_sum(driver.values[c] for c in o) == 0]
     # the parts named as the single-process answer names them (same order as ``roots``)
     solver = solver_for(None)
-    names = [_key_text(k, solver)
+    names = [solver.key_text(k)
              for k in solver.component_keys(position.board, position.cells)]
     return done({
         "grundy": total,
