@@ -10,10 +10,12 @@ import click
 
 from ..api.verbs import (
     SAMEGAME_TIME_LIMIT,
+    Answer,
     check_playouts,
     check_workers,
     default_restarts,
     left_penalties,
+    load_clicks_board,
     samegame_play,
 )
 from ..errors import NotationError
@@ -23,6 +25,12 @@ from ._common import (
     emit_json,
     progress_reporter,
     show_clicks_answer,
+)
+from ._distributed import (
+    check_distributed,
+    distributed_line,
+    distributed_options,
+    run_distributed,
 )
 
 CLOCK_CHOICE = click.Choice(["wall", "cpu"], case_sensitive=False)
@@ -65,8 +73,10 @@ _PENALTY_HELP = ("The beams rank a line by its score less P points a block it le
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the game as a strip of boards to this SVG file.")
+@distributed_options
 def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, restarts,
-             left_penalty, threads, as_json, svg_file) -> None:
+             left_penalty, threads, as_json, svg_file, distributed, address, store, cpus,
+             job_nodes) -> None:
     """Find a high-scoring SameGame game: (n-2)^2 a group of n, +1000 for a cleared board
     (no end penalty).
 
@@ -79,16 +89,32 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
       clobbermania samegame play 1122/2211 --json
       clobbermania samegame play board.txt --time-limit 300 --seed 7 --svg game.svg
       clobbermania samegame play board.txt --time-limit 300 --workers 2
+      clobbermania samegame play board.txt --time-limit 300 --workers 8 --distributed
+
+    With --distributed the W searches (--workers) are jobs on Ray (docs/distributed.md),
+    each on one thread, kept in the job store: the same answer, plus a "distributed"
+    object (jobs, jobs reused from the store, actors, store).
     """
+    _check_samegame_distributed(distributed, address, store, cpus, job_nodes,
+                                threads=threads)
+    if distributed:
+        _play_distributed(board_or_file, time_limit, seed, max_playouts, clock, workers,
+                          restarts, left_penalty, as_json, svg_file, address, store, cpus)
+        return
     with progress_reporter("searching", _beam_progress) as progress:
         answer = samegame_play(board=board_or_file, time_limit=time_limit, seed=seed,
                                max_playouts=max_playouts, clock=clock, restarts=restarts,
                                left_penalty=left_penalty, workers=workers, threads=threads,
                                before_search=lambda b: check_clicks_drawable(svg_file, b),
                                progress=progress)
-    result = answer.result
     if show_clicks_answer(answer, svg_file, as_json):
         return
+    _show_play(answer, svg_file)
+
+
+def _show_play(answer: Answer, svg_file: str | None) -> None:
+    """The text answer of ``samegame play`` after its board."""
+    result = answer.result
     status = "cleared" if result.cleared else f"{result.blocks_left} blocks left"
     proof = " (optimal: every reachable board searched)" if result.exact else ""
     click.echo(f"score: {result.score} ({status}){proof}")
@@ -101,6 +127,65 @@ def play_cmd(board_or_file, time_limit, seed, max_playouts, clock, workers, rest
 
 
 play_cmd.name = "play"
+
+
+def _check_samegame_distributed(distributed: bool, address, store, cpus, job_nodes, *,
+                                threads, jobs_given: bool = False) -> None:
+    """The usage errors of ``samegame play|bench --distributed``: the options of Ray
+    without it, and the options that mean nothing with it (--job-nodes: a job is one
+    whole search; --threads: each actor searches on one thread; --jobs: the searches
+    run at once are the actors)."""
+    if distributed:
+        if job_nodes is not None:
+            raise click.UsageError("--job-nodes does not apply to samegame --distributed: "
+                                   "a job is one whole search, budgeted by --time-limit "
+                                   "and --max-playouts")
+        if threads is not None:
+            raise click.UsageError("--threads does not apply with --distributed: each "
+                                   "search runs on one thread of its actor (--cpus sets "
+                                   "the actors)")
+        if jobs_given:
+            raise click.UsageError("--jobs does not apply with --distributed: the "
+                                   "searches run at once are the actors (--cpus)")
+    check_distributed(distributed, address, store, cpus, job_nodes)
+
+
+def _describe_samegame(label: str, info: dict) -> str:
+    """The progress line of a distributed SameGame run."""
+    return (f"{label}: boards done {info['boards_done']}/{info['boards']}, jobs done "
+            f"{info['jobs_done']}/{info['jobs']} ({info['jobs_reused']} reused), "
+            f"{info['running']} running, {info['queued']} queued; best total so far "
+            f"{info['best_total']:,}, {info['seconds']:.0f} s")
+
+
+def _play_distributed(board_or_file, time_limit, seed, max_playouts, clock, workers,
+                      restarts, left_penalty, as_json, svg_file, address, store,
+                      cpus) -> None:
+    """``samegame play --distributed``: the W searches of the board as jobs on Ray."""
+    from ..distributed.samegame import search_samegame_distributed
+
+    board = load_clicks_board(board_or_file)
+    check_time_limit(time_limit)
+    check_clicks_drawable(svg_file, board)
+    check_playouts(max_playouts)
+    check_workers(workers)
+    restarts = default_restarts(restarts)
+    penalties = left_penalties(left_penalty)
+
+    def solve(*, cluster, store, job_nodes, progress):
+        del job_nodes   # a job is one whole search (refused above)
+        return search_samegame_distributed(
+            [board], cluster=cluster, store=store, time_limit=time_limit, seed=seed,
+            workers=workers, max_playouts=max_playouts, clock=clock, restarts=restarts,
+            left_penalty=penalties, progress=progress)
+
+    results, info = run_distributed("samegame play", _describe_samegame, store, address,
+                                    cpus, None, solve)
+    answer = Answer({**results[0].to_dict(), "distributed": info}, results[0], board)
+    if show_clicks_answer(answer, svg_file, as_json):
+        return
+    _show_play(answer, svg_file)
+    click.echo(distributed_line(answer.obj))
 
 
 def _parse_selection(text: str | None, n: int) -> list[int]:
@@ -147,8 +232,11 @@ def _parse_selection(text: str | None, n: int) -> list[int]:
 @click.option("--threads", type=int, default=None, metavar="T",
               help="Threads of each search (default: the cores shared out among the jobs).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playouts,
-              restarts, left_penalty, threads, as_json) -> None:
+@distributed_options
+@click.pass_context
+def bench_cmd(ctx, file, time_limit, seed, jobs, clock, workers, selection, max_playouts,
+              restarts, left_penalty, threads, as_json, distributed, address, store, cpus,
+              job_nodes) -> None:
     """Play every board of a SameGame test set; per-board and total scores.
 
     FILE defaults to the standard set, shipped inside the package (20 boards, 15x15,
@@ -160,6 +248,14 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
       clobbermania samegame bench --time-limit 300 --jobs 2 --clock cpu
       clobbermania samegame bench --boards 1-3 --time-limit 10 --json
       clobbermania samegame bench --time-limit 300 --jobs 2 --workers 2 --clock cpu
+      clobbermania samegame bench --boards 1-5 --time-limit 60 --workers 4 --clock cpu \\
+        --distributed --store bench.sqlite
+
+    With --distributed each search (board, seed) is a job on Ray (docs/distributed.md),
+    on one thread of an actor, and is kept in the job store: the same answer, plus a
+    "distributed" object (jobs, jobs reused from the store, actors, store); "jobs" is
+    then the number of actors. Run the same command again on the same store to resume a
+    killed run: the searches it finished are read back, not run again.
     """
     from ..clickomania.samegame import (
         MAX_JOBS,
@@ -169,6 +265,9 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         read_samegame_set,
     )
 
+    jobs_given = ctx.get_parameter_source("jobs") is not click.core.ParameterSource.DEFAULT
+    _check_samegame_distributed(distributed, address, store, cpus, job_nodes,
+                                threads=threads, jobs_given=jobs_given)
     check_time_limit(time_limit)
     check_playouts(max_playouts)
     if not 1 <= jobs <= MAX_JOBS:
@@ -192,9 +291,16 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         if progress_bar is not None:
             progress_bar.update(task, completed=done[0])
 
+    info = None
     progress_bar = None
     task = None
-    if sys.stderr.isatty() and not as_json:
+    if distributed:
+        results, info = _bench_distributed(
+            [boards[i] for i in which], report, time_limit=time_limit, seed=seed,
+            workers=workers, max_playouts=max_playouts, clock=clock.lower(),
+            restarts=restarts, penalties=penalties, address=address, store=store, cpus=cpus)
+        jobs = info["actors"]
+    elif sys.stderr.isatty() and not as_json:
         from rich.console import Console
         from rich.progress import Progress
 
@@ -202,11 +308,12 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
         task = progress_bar.add_task("boards", total=len(which))
         progress_bar.start()
     try:
-        results = bench_samegame([boards[i] for i in which], time_limit=time_limit,
-                                 seed=seed, jobs=jobs, clock=clock.lower(),
-                                 max_playouts=max_playouts, progress=report,
-                                 workers=workers, restarts=restarts, threads=threads,
-                                 left_penalty=penalties)
+        if not distributed:
+            results = bench_samegame(
+                [boards[i] for i in which], time_limit=time_limit,
+                seed=seed, jobs=jobs, clock=clock.lower(), max_playouts=max_playouts,
+                progress=report, workers=workers, restarts=restarts, threads=threads,
+                left_penalty=penalties)
     finally:
         if progress_bar is not None:
             progress_bar.stop()
@@ -220,7 +327,8 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
                    "jobs": jobs, "workers": workers, "restarts": restarts,
                    "left_penalty": penalties[0] if len(penalties) == 1 else penalties,
                    "scoring": "(n-2)^2 per group, +1000 cleared, no end penalty",
-                   "published_totals": PUBLISHED_TOTALS, "seconds": round(seconds, 3)})
+                   "published_totals": PUBLISHED_TOTALS, "seconds": round(seconds, 3),
+                   **({} if info is None else {"distributed": info})})
         return
     click.echo(f"total: {total} over {len(results)} boards "
                f"({sum(r.cleared for r in results)} cleared); scoring (n-2)^2, +1000 cleared, "
@@ -237,6 +345,25 @@ def bench_cmd(file, time_limit, seed, jobs, clock, workers, selection, max_playo
                f"{'es' if restarts > 1 else ''} a search, left penalty "
                f"{','.join(map(str, penalties))}"
                + (f", best of {workers} searches a board)" if workers > 1 else ")"))
+    if info is not None:
+        click.echo(distributed_line({"distributed": info}))
+
+
+def _bench_distributed(boards, report, *, time_limit, seed, workers, max_playouts, clock,
+                       restarts, penalties, address, store, cpus):
+    """``samegame bench --distributed``: each board's searches as jobs on Ray; the
+    results in board order and the "distributed" object."""
+    from ..distributed.samegame import search_samegame_distributed
+
+    def solve(*, cluster, store, job_nodes, progress):
+        del job_nodes   # a job is one whole search (refused above)
+        return search_samegame_distributed(
+            boards, cluster=cluster, store=store, time_limit=time_limit, seed=seed,
+            workers=workers, max_playouts=max_playouts, clock=clock, restarts=restarts,
+            left_penalty=penalties, progress=progress, on_board=report)
+
+    return run_distributed("samegame bench", _describe_samegame, store, address, cpus,
+                           None, solve)
 
 
 bench_cmd.name = "bench"
