@@ -149,6 +149,7 @@ class _Search:
                     n.status = stored["outcome"]
                 else:
                     n.stored_split = True   # split once its parent links are in place
+                    n.job_id = self.store.job_id(KIND, key)   # its children's parent
         if parent is not None:
             n.parents.append(parent)
         return n

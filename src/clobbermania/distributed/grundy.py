@@ -16,6 +16,10 @@ swaps; any other grid part is the least text of its bounding box under the 8 rot
 reflections and the colour swap. Equal parts are one job, and a job store
 (:class:`clobbermania.distributed.store.JobStore`, kind :data:`KIND`) keeps every value
 found, the mex of a split part included, for this run's resumption and for later runs.
+A stored value's parent is the part whose split made it: its options' parts are stored
+before it (a mex needs their values), so they are given its id once it is stored
+(:meth:`~clobbermania.distributed.store.JobStore.set_parent`); a split part's seconds and
+nodes are those of its unfinished run, the job its children waited for.
 
 >>> from clobbermania.stones import Position
 >>> part_keys(Position.from_string("xo.oxx/.o..x."))
@@ -199,6 +203,7 @@ class _Driver:
         self.split_cost: dict[str, tuple[int, float]] = {}
         self.missing: dict[str, int] = {}                # split part -> parts not known
         self.parents: dict[str, list[str]] = {}          # part -> split parts waiting
+        self.made_by: dict[str, str] = {}                # part -> the split that made it
         self.jobs = self.reused = self.nodes = self.db_lookups = self.ran = 0
         self.t0 = time.perf_counter()
 
@@ -232,8 +237,12 @@ class _Driver:
             self.values[key] = g
             self.jobs += 1
             if self.store is not None:
-                self.store.put(KIND, key, {"grundy": g}, nodes=nodes, seconds=seconds,
-                               worker=worker)
+                job = self.store.put(KIND, key, {"grundy": g}, nodes=nodes, seconds=seconds,
+                                     worker=worker)
+                if key in self.split:   # its options' parts, stored before it: its children
+                    made = [c for c in dict.fromkeys(c for o in self.split[key] for c in o)
+                            if self.made_by.get(c) == key]
+                    self.store.set_parent(KIND, made, job)
             for parent in self.parents.pop(key, ()):
                 self.missing[parent] -= 1
                 if self.missing[parent] == 0:
@@ -250,6 +259,8 @@ class _Driver:
         """Make ``key`` wait for its options' parts; return those to run (not known)."""
         options = _options(key)
         self.split[key] = options
+        for c in (c for o in options for c in o):
+            self.made_by.setdefault(c, key)
         self.split_cost[key] = (nodes, seconds)
         unknown = [c for c in dict.fromkeys(c for o in options for c in o)
                    if not self.known(c)]

@@ -285,6 +285,13 @@ clobbermania job store (not an SQLite file); the file was left unchanged
                           (kind, key)).fetchone()
         return None if row is None else json.loads(row[0])
 
+    def job_id(self, kind: str, key: str) -> int | None:
+        """The id of the finished job (``kind``, ``key``), or None when none is stored (a
+        resumed driver names it as the parent of the jobs it splits into)."""
+        row = self._query("SELECT id FROM jobs WHERE kind = ? AND key = ?",
+                          (kind, key)).fetchone()
+        return None if row is None else row[0]
+
     def count(self, kind: str | None = None) -> int:
         """The number of finished jobs (of ``kind``, when given)."""
         if kind is None:
@@ -367,6 +374,33 @@ clobbermania job store (not an SQLite file); the file was left unchanged
         except sqlite3.Error as exc:
             raise JobStoreError(f"cannot write the job store {self.path} ({exc})") from None
         return row[0]
+
+    def set_parent(self, kind: str, keys: list[str], parent: int) -> int:
+        """Make job ``parent`` the parent of the stored jobs (``kind``, key) for ``keys``
+        that have none yet, and commit; return how many rows changed. A driver whose
+        answer for a job is known only after its children's (a Grundy value is the mex
+        of its options' values) stores the children first and names their parent here.
+
+        >>> import tempfile, pathlib
+        >>> with JobStore.open(pathlib.Path(tempfile.mkdtemp()) / "j.sqlite") as store:
+        ...     child = store.put("grundy-value", "xo", {"grundy": 1}, nodes=1, seconds=0)
+        ...     top = store.put("grundy-value", "xoxo", {"grundy": 3}, nodes=9, seconds=0)
+        ...     store.set_parent("grundy-value", ["xo", "oo"], top), store.log()[0]["parent"]
+        (1, 2)
+        """
+        if self.read_only:
+            raise JobStoreError(f"the job store {self.path} was opened read-only")
+        if isinstance(parent, bool) or not isinstance(parent, int):
+            raise JobStoreError(f"a parent is a job id, not {parent!r}")
+        con = self._db
+        try:
+            with con:
+                changed = con.executemany(
+                    "UPDATE jobs SET parent = ? WHERE kind = ? AND key = ? AND parent IS NULL"
+                    " AND id != ?", [(parent, kind, key, parent) for key in keys]).rowcount
+        except sqlite3.Error as exc:
+            raise JobStoreError(f"cannot write the job store {self.path} ({exc})") from None
+        return changed
 
     # -- closing -------------------------------------------------------------------------
 
