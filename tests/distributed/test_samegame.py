@@ -123,9 +123,14 @@ def test_the_key_names_board_method_seed_and_budget():
 # --- the store: resuming, and answers refused --------------------------------------------
 
 def test_a_second_run_on_the_store_reads_every_job_back(tmp_path, ran):
+    infos: list[dict] = []
     with JobStore.open(tmp_path / "jobs.sqlite") as store:
-        first, info1 = search(BOARDS[:2], workers=2, store=store)
+        first, info1 = search(BOARDS[:2], workers=2, store=store, progress=infos.append)
         rows = store.count(KIND)
+        best = sum(r.score for r in first)
+        assert samegame_cli._describe_samegame("samegame bench", infos[-1]).startswith(
+            f"samegame bench: boards done 2/2, jobs done 4/4 (0 reused), 0 running, 0 "
+            f"queued; best total so far {best:,}, ")
         assert len(ran) == rows == info1["jobs"] == 4 and info1["jobs_reused"] == 0
         again, info2 = search(BOARDS[:2], workers=2, store=store)
         assert len(ran) == 4 and store.count(KIND) == rows   # nothing run again

@@ -272,6 +272,12 @@ def search_samegame_distributed(
     queued, running, jobs_reused, best_total (of the best games so far) and seconds. A
     Ctrl-C (:func:`clobbermania.limits.interrupted`) stops the run with
     KeyboardInterrupt; the finished jobs are in the store.
+
+    >>> boards = [Board.from_string("1122/2211"), Board.from_string("112/221/112")]
+    >>> results, info = search_samegame_distributed(boards, cluster=None, time_limit=None,
+    ...                                             max_playouts=100, workers=2)
+    >>> [(r.score, r.searches) for r in results], info["jobs"]
+    ([(1004, ((0, 1004), (1, 1004))), (1009, ((0, 1009), (1, 1009)))], 4)
     """
     penalties = [left_penalty] if isinstance(left_penalty, int) else list(left_penalty)
     clock = clock.lower()
