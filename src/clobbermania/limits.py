@@ -95,6 +95,15 @@ def _proc_bytes(path: str, field: str) -> int | None:
     return None
 
 
+def address_space() -> int | None:
+    """Bytes of address space this process uses (``VmSize``; None where there is no /proc).
+
+    >>> address_space() > 10 * 2**20     # a Python process: more than 10 MB
+    True
+    """
+    return _proc_bytes("/proc/self/status", "VmSize")
+
+
 def _limit_in_force() -> int:
     """The memory bound, or the lower address-space limit already in force."""
     in_force = _address_space_limit()
@@ -213,5 +222,6 @@ def install_interrupt_handler() -> Callable[[], None]:
 
 
 __all__ = ["MEMORY_SHARE", "physical_memory", "memory_bound",
-           "apply_memory_bound", "memory_room", "memory_bound_sentence", "interrupted",
+           "apply_memory_bound", "memory_room", "address_space", "memory_bound_sentence",
+           "interrupted",
            "deadline_passed", "read_capped_text", "install_interrupt_handler"]
