@@ -160,6 +160,15 @@ class Run:
         return self
 
 
+def warm_up(args, commands: list[list[str]]) -> None:
+    """Run ``commands`` once, unmeasured: numba compiles the kernels into its cache here
+    (a fresh checkout has none), not during a measured run."""
+    if args.no_warmup:
+        return
+    for command in commands:
+        Run(command, args.sample).go()
+
+
 def med(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -172,6 +181,9 @@ def clobber_section(args, results: dict) -> None:
     base = ["clobber", "solve", board, "--first", first, "--json"]
     store_dir = Path(args.store_dir)
     store_dir.mkdir(parents=True, exist_ok=True)
+    small = ["clobber", "solve", checkerboard(4, 4), "--first", first, "--json"]
+    warm_up(args, [small, [*small, "--distributed", "--cpus", "1", "--store",
+                           str(store_dir / "warm-up.sqlite")]])
     configs: dict[str, list[Run]] = {"single": []}
     cpus_list = [int(c) for c in args.cpus.split(",")]
     for c in cpus_list:
@@ -369,6 +381,10 @@ def simulate_section(args, results: dict) -> None:
                 args.driver_ms, measured)
     if not found:
         print(f"  no clobber store in {store_dir}: run --only clobber first")
+    store_dir.mkdir(parents=True, exist_ok=True)
+    small = ["grundy", "value", checkerboard(3, 4), "--json"]
+    warm_up(args, [small, [*small, "--distributed", "--cpus", "1", "--store",
+                           str(store_dir / "warm-up.sqlite")]])
     store = store_dir / "grundy-cpus2.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{store}{suffix}").unlink(missing_ok=True)
@@ -403,6 +419,10 @@ def samegame_section(args, results: dict) -> None:
     store_dir = Path(args.store_dir)
     store_dir.mkdir(parents=True, exist_ok=True)
     results["samegame"] = {"boards": args.boards, "time_limit": args.time_limit}
+    small = ["samegame", "bench", str(STANDARD), "--boards", "1", "--time-limit", "1",
+             "--json"]
+    warm_up(args, [small, [*small, "--distributed", "--cpus", "1", "--store",
+                           str(store_dir / "warm-up.sqlite")]])
     for name, extra in [("one process", ["--threads", "1"]),
                         ("--distributed --cpus 1 --workers 1",
                          ["--distributed", "--cpus", "1", "--workers", "1"]),
@@ -443,6 +463,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="SameGame: CPU seconds a board")
     ap.add_argument("--sample", type=float, default=0.1,
                     help="seconds between two readings of the processes' CPU times")
+    ap.add_argument("--no-warmup", action="store_true",
+                    help="no unmeasured runs first (that fill numba's cache)")
     ap.add_argument("--store-dir", default=str(Path(tempfile.gettempdir())
                                                / "clobbermania-bench-distributed"))
     ap.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
