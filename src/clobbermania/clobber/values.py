@@ -73,7 +73,8 @@ from ._clobber_kernels import (
 )
 
 __all__ = ["clobber_value", "value_result", "outcome", "ValueResult", "ValueTimeout",
-           "component_values", "clear_cache", "cache_size"]
+           "component_values", "clear_cache", "cache_size", "use_part_database",
+           "part_database", "part_database_stats"]
 
 ZERO = Game(0)
 _ZERO_ID = ZERO.id
@@ -115,7 +116,8 @@ _DAG_PARTS_PER_SECOND = 20_000
 
 def clear_cache() -> None:
     """Forget every cached part value (the cgt table itself is kept)."""
-    global _known_keys, _known_vals, _known_count
+    global _known_keys, _known_vals, _known_count, _part_db_loaded
+    _part_db_loaded = False     # the database's parts leave the table with the rest
     _grid_memo.clear()
     _graph_memo.clear()
     _option_memo.clear()
@@ -266,33 +268,46 @@ def _dag_value(key: tuple[int, int, int, int], clock: _Clock) -> int | None:
     if n < 0:
         return None
     vals = np.full(n, -1, np.int64)
-    neg, add = _cg._neg, _cg._add
     # level by level: a level's parts only need the values of lower ones
     by_level = np.argsort(level, kind="stable")
     bounds = np.searchsorted(level[by_level], np.arange(level.max() + 2)).tolist()
     try:
         for lv in range(len(bounds) - 1):
-            pending = by_level[bounds[lv]:bounds[lv + 1]]
-            while pending.shape[0]:
-                if not _cg._fast:
-                    return None     # the cgt kernels stood down meanwhile: recurse
-                ready, ls, lo, rs, ro, req = raw_options(
-                    pending, vals, opt_start, side, ranges, refs, _cg._NEG, _cg._SK, _cg._SV,
-                    _ZERO_ID)
-                for kind, a, b in req.tolist():       # negatives and sums not known yet
-                    if kind == 0:
-                        neg(a)
-                    else:
-                        add(a, b)
-                count = _value_batch(pending, ready, vals, ls, lo, rs, ro)
-                if count:
-                    clock.advance(count)
-                pending = pending[ready == 0]
+            if not value_listed(by_level[bounds[lv]:bounds[lv + 1]], vals, opt_start, side,
+                                ranges, refs, clock):
+                return None     # the cgt kernels stood down meanwhile: recurse
     finally:
         # on a timeout too: the parts valued so far are kept for the next call
         got = np.flatnonzero(vals >= 0)
         _known_add(keys[got], vals[got])
     return int(vals[0])
+
+
+def value_listed(pending: np.ndarray, vals: np.ndarray, opt_start: np.ndarray,
+                 side: np.ndarray, ranges: np.ndarray, refs: np.ndarray,
+                 clock: _Clock | None = None) -> bool:
+    """Value the parts ``pending`` of a listing in ``part_dag``'s layout (every part they
+    refer to already valued in ``vals`` or known), writing their cgt ids into ``vals``:
+    ``raw_options`` sums each option, cgt's ``simplify_many`` kernel simplifies them all.
+    False when cgt's kernels are off (nothing is then valued). The part database's build
+    (:mod:`clobbermania.clobber.partdb`) values a whole size through it."""
+    neg, add = _cg._neg, _cg._add
+    while pending.shape[0]:
+        if not _cg._fast:
+            return False
+        ready, ls, lo, rs, ro, req = raw_options(
+            pending, vals, opt_start, side, ranges, refs, _cg._NEG, _cg._SK, _cg._SV,
+            _ZERO_ID)
+        for kind, a, b in req.tolist():       # negatives and sums not known yet
+            if kind == 0:
+                neg(a)
+            else:
+                add(a, b)
+        count = _value_batch(pending, ready, vals, ls, lo, rs, ro)
+        if count and clock is not None:
+            clock.advance(count)
+        pending = pending[ready == 0]
+    return True
 
 
 def _value_batch(pending: np.ndarray, ready: np.ndarray, vals: np.ndarray, ls: np.ndarray,
@@ -341,12 +356,10 @@ def _grid_part_value(s: str, clock: _Clock) -> Game:
                                         int(flat.translate(_OBITS), 2))
         key = (int(kh), int(kw), int(kb), int(kx))
         i = _known_value(key)
+        if i is None and _part_db is not None:
+            i = _db_value(key)
         if i is None:
-            i = _dag_value(key, clock)
-        if i is None:
-            clock.tick()
-            i = _int_search(*key, clock)
-            _int_memo[key] = i
+            i = canonical_part_value(key, clock)
         g = _cg._objects[_cg._neg(i) if neg else i]
         _grid_memo[s] = g
         return g
@@ -360,6 +373,87 @@ def _grid_part_value(s: str, clock: _Clock) -> Game:
         g = -g
     _grid_memo[s] = g
     return g
+
+
+def canonical_part_value(key: tuple[int, int, int, int], clock: _Clock | None = None) -> int:
+    """The cgt id of the value of a canonical kernel part (h, w, black, white) not known
+    yet: its tree of unknown parts by the tree kernel, else the part-by-part recursion."""
+    if clock is None:
+        clock = _Clock(None)
+    i = _dag_value(key, clock)
+    if i is None:
+        clock.tick()
+        i = _int_search(*key, clock)
+        _int_memo[key] = i
+    return i
+
+
+# --- the part database hook ----------------------------------------------------------------
+# The database values.py consults (clobbermania.clobber.partdb): _DEFAULT until first
+# needed (then the default database, opened then), a PartDatabase, or None (off).
+_DEFAULT = object()
+_part_db: object = _DEFAULT
+_part_db_loaded = False     # every stored part entered into the known table
+_db_stats = {"hits": 0, "loaded": 0}
+
+
+def use_part_database(db: object = "default") -> None:
+    """Set the part database the value search consults before valuing a grid part:
+    a :class:`~clobbermania.clobber.partdb.PartDatabase`, ``None`` (off), or
+    ``"default"`` (the built cache database if larger than the shipped one, else the
+    shipped one of 8 squares; the initial setting). Cached part values are kept: the
+    database holds the same values.
+
+    >>> use_part_database(None); print(clobber_value(Position.from_string("xxo")))
+    ^
+    >>> use_part_database(); part_database().max_squares >= 8
+    True
+    """
+    global _part_db, _part_db_loaded
+    if db == "default":
+        db = _DEFAULT
+    elif db is not None:
+        from .partdb import PartDatabase
+        if not isinstance(db, PartDatabase):
+            raise ClobbermaniaError(f"use_part_database takes a PartDatabase, None or "
+                                    f"'default', not {type(db).__name__}")
+    _part_db = db
+    _part_db_loaded = False
+
+
+def part_database():
+    """The part database in use (opened now if it is the default), or None."""
+    global _part_db
+    if _part_db is _DEFAULT:
+        from .partdb import default_database
+        _part_db = default_database()
+    return _part_db
+
+
+def part_database_stats() -> dict[str, int]:
+    """How many part values the database answered directly (``hits``) and how many parts
+    it entered into the known table for the tree kernel (``loaded``), since the start."""
+    return dict(_db_stats)
+
+
+def _db_value(key: tuple[int, int, int, int]) -> int | None:
+    """The value id of canonical part ``key`` from the part database, or None. A part
+    larger than the database first gets every stored part entered into the kernel's
+    table, so that the search below it finds them all."""
+    global _part_db_loaded
+    db = part_database()
+    if db is None:
+        return None
+    i = db.value_id(*key)
+    if i is not None:
+        _db_stats["hits"] += 1
+        _known_add(np.array([key], np.int64), np.array([i], np.int64))
+        return i
+    if not _part_db_loaded:
+        _part_db_loaded = True
+        _db_stats["loaded"] += db.load_all()
+        return _known_value(key)
+    return None
 
 
 def _grid_parts(cells: list[str], stride: int) -> list[str]:
