@@ -434,7 +434,7 @@ def test_kernel_table_grows_and_keeps_every_value():
             K.grow_memo(memo)
         budget[0] = 10**9
         g = K.component_value(np.uint64(p.black), np.uint64(p.white), adj, perms, 6,
-                              *memo.arrays(), budget)
+                              *memo.arrays(), budget, *K.no_parts(), 3)
         if g >= 0:
             break
     # the 3x6 value is 0 (MCGS: 3xn impartial checkerboards); 333,152 parts, as the typed

@@ -26,8 +26,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._bits import GOLDEN, U0, U1, least_image, lowbit, mix64, row_mask, symmetry_tables
+from .._bits import (
+    GOLDEN,
+    U0,
+    U1,
+    least_image,
+    lowbit,
+    mix64,
+    popcount,
+    row_mask,
+    sort_rows,
+    symmetry_tables,
+)
 from ..solitaire._kernels import apply_move, count_moves, flood, generate_moves
+from ._clobber_kernels import _crop
+from ._clobber_kernels import canonical as box_canonical
+from ._partdb_kernels import pack
 
 EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
 # symmetries tabulated for canonical keys (16 KiB each); a cycle board lists 2n
@@ -135,10 +149,45 @@ def impartial_moves(b, w, adj):
     return src, dst
 
 
+def no_parts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The database arguments of the kernels when there is no grid-part database."""
+    return np.zeros(0, np.int64), np.zeros(0, np.uint8), np.zeros(2, np.int64)
+
+
 @njit(cache=True)
-def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget):
+def part_key(b, w, rows, cols):
+    """The grid-part database key of the part (b, w) on a grid of ``rows`` x ``cols``
+    squares: the part cropped to its box, its least image under the box's symmetries and
+    the colour swap (:func:`clobbermania.clobber._clobber_kernels.canonical`), packed by
+    :func:`clobbermania.clobber._partdb_kernels.pack` (the partizan part database's key)."""
+    h, wd, cb, cx = _crop(rows, cols, np.int64(b), np.int64(w))
+    kh, kw, kb, kx, _neg = box_canonical(h, wd, cb, cx)
+    return pack(kh, kw, kb, kx)
+
+
+@njit(cache=True)
+def part_value(b, w, rows, cols, dbk, dbv, dboff):
+    """The stored Grundy value of the grid part (b, w) of n stones: a binary search for its
+    :func:`part_key` among the sorted keys ``dbk[dboff[n]:dboff[n + 1]]``; -1 if absent."""
+    n = popcount(b | w)
+    key = part_key(b, w, rows, cols)
+    lo = dboff[n]
+    hi = dboff[n + 1]
+    i = lo + np.searchsorted(dbk[lo:hi], key)
+    if i < hi and dbk[i] == key:
+        return np.int64(dbv[i])
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget,
+                    dbk, dbv, dboff, rows):
     """The Grundy value of the connected component (b, w): mex over its moves of the XOR of
     the values of the parts each move leaves.
+
+    A grid part of at most ``dboff.shape[0] - 2`` stones is looked up in the grid-part
+    database (``dbk``, ``dbv``, ``dboff``: :func:`part_value`; empty arrays and
+    ``dboff = [0, 0]`` for none) instead of searched.
 
     ``budget[0]`` is decremented for each value computed; when it goes negative, or the
     table is 70 % full, the search returns -1 at once (the table keeps what was finished,
@@ -146,6 +195,8 @@ def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget):
     """
     if b == U0 or w == U0:
         return 0
+    if popcount(b | w) < dboff.shape[0] - 1 and cols > 0:
+        return part_value(b, w, rows, cols, dbk, dbv, dboff)
     kb, kw = canonical(b, w, tabs, cols)
     slot = _find(keys_b, keys_w, kb, kw)
     if keys_b[slot] != EMPTY_KEY:
@@ -171,7 +222,7 @@ def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget):
             cw = comp & nw
             if cb != U0 and cw != U0:
                 part = component_value(cb, cw, adj, tabs, cols, keys_b, keys_w, vals,
-                                       count, budget)
+                                       count, budget, dbk, dbv, dboff, rows)
                 if part < 0:
                     return -1
                 g ^= part
@@ -192,3 +243,223 @@ def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget):
     if count[0] * 10 >= keys_b.shape[0] * MAX_FILL_TENTHS:
         budget[0] = -1  # stop: the caller grows the table, then resumes
     return m
+
+
+# -- the outcome search: is (component + *k) a loss for the player to move? -------------
+
+class OutcomeTable:
+    """The outcome search's table: canonical (black, white) and a nimber k -> whether the
+    sum component + *k is a first-player win; an open-addressing table like :class:`Memo`
+    (19 bytes a slot)."""
+
+    def __init__(self, capacity_log2: int = 16) -> None:
+        cap = 1 << capacity_log2
+        self.keys_b = np.full(cap, EMPTY_KEY, dtype=np.uint64)
+        self.keys_w = np.zeros(cap, dtype=np.uint64)
+        self.keys_k = np.zeros(cap, dtype=np.int16)
+        self.wins = np.zeros(cap, dtype=np.int8)
+        self.count = np.zeros(1, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return int(self.count[0])
+
+    @property
+    def full(self) -> bool:
+        return self.count[0] * 10 >= self.keys_b.shape[0] * MAX_FILL_TENTHS
+
+    def nbytes(self) -> int:
+        return (self.keys_b.nbytes + self.keys_w.nbytes + self.keys_k.nbytes
+                + self.wins.nbytes)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.keys_b, self.keys_w, self.keys_k, self.wins, self.count
+
+
+def grow_table(table: OutcomeTable) -> None:
+    """Double the table of ``table``, keeping every entry."""
+    cap = table.keys_b.shape[0] * 2
+    kb = np.full(cap, EMPTY_KEY, dtype=np.uint64)
+    kw = np.zeros(cap, dtype=np.uint64)
+    kk = np.zeros(cap, dtype=np.int16)
+    wins = np.zeros(cap, dtype=np.int8)
+    _rehash_outcomes(table.keys_b, table.keys_w, table.keys_k, table.wins, kb, kw, kk, wins)
+    table.keys_b, table.keys_w, table.keys_k, table.wins = kb, kw, kk, wins
+
+
+def clear_table(table: OutcomeTable) -> None:
+    """Forget every entry (the search stays correct: it only loses its shortcuts)."""
+    table.keys_b[:] = EMPTY_KEY
+    table.count[0] = 0
+
+
+@njit(cache=True)
+def _find_outcome(keys_b, keys_w, keys_k, kb, kw, k):
+    mask = np.uint64(keys_b.shape[0] - 1)
+    i = mix64((kb * GOLDEN ^ kw) + np.uint64(k) * np.uint64(0x632BE59BD9B4E019)) & mask
+    while True:
+        cur = keys_b[i]
+        if cur == EMPTY_KEY or (cur == kb and keys_w[i] == kw and keys_k[i] == k):
+            return i
+        i = (i + U1) & mask
+
+
+@njit(cache=True)
+def _rehash_outcomes(ob, ow, ok, ov, nb, nw, nk, nv):
+    for i in range(ob.shape[0]):
+        if ob[i] != EMPTY_KEY:
+            j = _find_outcome(nb, nw, nk, ob[i], ow[i], ok[i])
+            nb[j] = ob[i]
+            nw[j] = ow[i]
+            nk[j] = ok[i]
+            nv[j] = ov[i]
+
+
+@njit(cache=True)
+def _store_value(keys_b, keys_w, vals, count, kb, kw, g):
+    slot = _find(keys_b, keys_w, kb, kw)
+    if keys_b[slot] == EMPTY_KEY:
+        keys_b[slot] = kb
+        keys_w[slot] = kw
+        vals[slot] = g
+        count[0] += 1
+
+
+@njit(cache=True)
+def outcome(b, w, k, adj, tabs, cols, keys_b, keys_w, vals, count,
+            tb, tw, tk, twin, tcount, budget, small, dbk, dbv, dboff, rows):
+    """Whether the sum of the connected component (b, w) and the nimber *k is a win for the
+    player to move (1), a loss (0), or -1 when the search stopped (budget, full table).
+
+    Sprague-Grundy: G + *k is a loss iff the Grundy value of G is k, so a loss proves the
+    value (it is stored in the value memo too). A move in G leaves parts; all but the
+    largest are valued exactly (:func:`component_value`) and folded into the nimber.
+    Components of at most ``small`` stones are valued exactly. The Grundy value of G is
+    at most its number of moves, so a larger k is a win without search.
+    """
+    if b == U0 or w == U0:
+        return np.int64(1 if k != 0 else 0)
+    nmv = count_moves(b, w, 2, adj)
+    if k > nmv:
+        return np.int64(1)
+    kb, kw = canonical(b, w, tabs, cols)
+    slot = _find(keys_b, keys_w, kb, kw)
+    if keys_b[slot] != EMPTY_KEY:
+        return np.int64(1 if vals[slot] != k else 0)
+    if popcount(b | w) <= small or popcount(b | w) < dboff.shape[0] - 1:
+        g = component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget,
+                            dbk, dbv, dboff, rows)
+        if g < 0:
+            return np.int64(-1)
+        return np.int64(1 if g != k else 0)
+    ts = _find_outcome(tb, tw, tk, kb, kw, k)
+    if tb[ts] != EMPTY_KEY:
+        return np.int64(twin[ts])
+    budget[0] -= 1
+    if budget[0] < 0:
+        return np.int64(-1)
+    src = np.empty(nmv, dtype=np.int64)
+    dst = np.empty(nmv, dtype=np.int64)
+    generate_moves(b, w, 2, adj, src, dst)
+    # the options: (largest part, nimber) for each move, then (G, j) for j < k
+    nopt = nmv + k
+    ob = np.empty(nopt, dtype=np.uint64)
+    ow = np.empty(nopt, dtype=np.uint64)
+    ok = np.empty(nopt, dtype=np.int64)
+    score = np.empty(nopt, dtype=np.int64)
+    order = np.empty(nopt, dtype=np.int64)
+    pb = np.empty(4, dtype=np.uint64)
+    pw = np.empty(4, dtype=np.uint64)
+    result = 1
+    found = False
+    for i in range(nmv):
+        nb, nw, mover = apply_move(b, w, src[i], dst[i])
+        nocc = nb | nw
+        rem = nocc
+        nparts = 0
+        big = -1
+        bigsize = 0
+        while rem != U0:
+            comp = flood(lowbit(rem), nocc, adj)
+            rem &= ~comp
+            cb = comp & nb
+            cw = comp & nw
+            if cb != U0 and cw != U0:
+                pb[nparts] = cb
+                pw[nparts] = cw
+                sz = popcount(comp)
+                if sz > bigsize:
+                    bigsize = sz
+                    big = nparts
+                nparts += 1
+        kk = k
+        for j in range(nparts):
+            if j != big:
+                g = component_value(pb[j], pw[j], adj, tabs, cols, keys_b, keys_w, vals,
+                                    count, budget, dbk, dbv, dboff, rows)
+                if g < 0:
+                    return np.int64(-1)
+                kk ^= g
+        if big < 0:
+            if kk == 0:  # no move left anywhere: the opponent loses
+                found = True
+                break
+            ob[i] = U0
+            ow[i] = U0
+            ok[i] = kk
+            score[i] = -1
+        else:
+            ob[i] = pb[big]
+            ow[i] = pw[big]
+            ok[i] = kk
+            score[i] = count_moves(pb[big], pw[big], 2, adj)
+        order[i] = i
+    if not found:
+        for j in range(k):
+            ob[nmv + j] = b
+            ow[nmv + j] = w
+            ok[nmv + j] = j
+            score[nmv + j] = nmv + 1000
+            order[nmv + j] = nmv + j
+        sort_rows(score, order, order, nopt, False)
+        for t in range(nopt):
+            i = order[t]
+            if score[t] < 0:
+                continue  # a nimber alone, not 0: a win for the opponent
+            r = outcome(ob[i], ow[i], ok[i], adj, tabs, cols, keys_b, keys_w, vals, count,
+                        tb, tw, tk, twin, tcount, budget, small, dbk, dbv, dboff, rows)
+            if r < 0:
+                return np.int64(-1)
+            if r == 0:
+                found = True
+                break
+        if not found:
+            result = 0
+    ts = _find_outcome(tb, tw, tk, kb, kw, k)
+    if tb[ts] == EMPTY_KEY:
+        tb[ts] = kb
+        tw[ts] = kw
+        tk[ts] = k
+        twin[ts] = result
+        tcount[0] += 1
+    if result == 0:
+        _store_value(keys_b, keys_w, vals, count, kb, kw, k)
+    if (tcount[0] * 10 >= tb.shape[0] * MAX_FILL_TENTHS
+            or count[0] * 10 >= keys_b.shape[0] * MAX_FILL_TENTHS):
+        budget[0] = -1
+    return np.int64(result)
+
+
+@njit(cache=True)
+def value_by_outcomes(b, w, adj, tabs, cols, keys_b, keys_w, vals, count,
+                      tb, tw, tk, twin, tcount, budget, small, dbk, dbv, dboff, rows):
+    """The Grundy value of the connected component (b, w): the k for which (b, w) + *k is
+    a loss (:func:`outcome`), trying k = 0, 1, ...; -1 when the search stopped."""
+    nmv = count_moves(b, w, 2, adj)
+    for k in range(nmv + 1):
+        r = outcome(b, w, k, adj, tabs, cols, keys_b, keys_w, vals, count,
+                    tb, tw, tk, twin, tcount, budget, small, dbk, dbv, dboff, rows)
+        if r < 0:
+            return np.int64(-1)
+        if r == 0:
+            return np.int64(k)
+    return np.int64(-2)  # unreachable: the value is at most the number of moves

@@ -85,6 +85,12 @@ _SWAP = str.maketrans("xo", "ox")
 _CELL_CHAR = {EMPTY: ".", BLACK: "x", WHITE: "o"}
 # nodes the kernel searches between two looks at the clock (its memo keeps the progress)
 _KERNEL_CHUNK = 20_000
+# the least chunk under a node cap: more than the depth of any search on <= 64 squares (a
+# move removes a stone, a move in the nimber lowers it), so every chunk finishes a value
+_MIN_CHUNK = 1_000
+#: Components of more stones than this are valued by the outcome search (is G + *k a
+#: loss?), smaller ones by the plain mex search; 10 measured best on the 4x6 grid.
+EXACT_STONES = 10
 # the cache of row parts' keys is emptied beyond this many entries (a bound on memory)
 _PART_CACHE = 1_000_000
 # how often (in search steps) the clock is read: cheap enough, and about every few ms
@@ -339,8 +345,12 @@ class GrundySolver:
     (3, 0)
     """
 
-    def __init__(self, db: RowValues | None = None, memo_limit: int | None = None) -> None:
+    def __init__(self, db: RowValues | None = None, memo_limit: int | None = None,
+                 parts: Any = None, exact_stones: int = EXACT_STONES) -> None:
         self.db = db
+        self.parts = parts
+        self.exact_stones = exact_stones
+        self.evictions = 0
         self.memo_limit = memo_limit if memo_limit is not None else _default_memo_limit()
         self.db_max = int(db.max_stones) if db is not None else 0
         self.values: dict[Any, int] = {}
@@ -385,41 +395,69 @@ class GrundySolver:
             adj = np.array(board.adjacency_masks, dtype=np.uint64)
             perms = np.array(board.symmetries(), dtype=np.int64).reshape(-1, board.n)
             cols = board.cols if board.is_grid else 0
-            entry = (board, slot, adj, K.perm_tables(perms), cols, K.new_memo())
+            rows = board.rows if board.is_grid else 0
+            entry = (board, slot, adj, K.perm_tables(perms), cols, K.new_memo(),
+                     K.OutcomeTable(), rows)
             self._kernel_boards[slot] = entry
         return entry
 
     def _kernel_key(self, board: Board, black: int, white: int) -> Any:
         from . import _impartial_kernels as K
 
-        _board, slot, _adj, tabs, cols, _memo = self._kernel_board(board)
+        _board, slot, _adj, tabs, cols = self._kernel_board(board)[:5]
         kb, kw = K.canonical(np.uint64(black), np.uint64(white), tabs, cols)
         return ("k", slot, int(kb), int(kw))
+
+    def _parts_arrays(self, rows: int, cols: int) -> tuple[np.ndarray, ...]:
+        """The grid-part database's arrays for the kernels (empty ones without a database,
+        or on a board whose parts the packed key cannot hold)."""
+        from . import _impartial_kernels as K
+
+        if self.parts is None or cols == 0 or rows * cols > 64:
+            return K.no_parts()
+        return self.parts.arrays()
 
     def _kernel_value(self, key: Any, deadline: float | None, cap: int | None = None) -> int:
         from . import _impartial_kernels as K
 
-        _board, _slot, adj, tabs, cols, memo = self._kernel_boards[key[1]]
+        _board, _slot, adj, tabs, cols, memo, table, rows = self._kernel_boards[key[1]]
         b, w = np.uint64(key[2]), np.uint64(key[3])
+        parts = self._parts_arrays(rows, cols)
+        # large components: the outcome search (is the component + *k a loss?), whose
+        # cut-offs skip most options; small ones: the plain mex search
+        by_outcomes = (key[2] | key[3]).bit_count() > self.exact_stones
         budget = np.zeros(1, dtype=np.int64)
         while True:
-            before = len(memo)
+            before = len(memo) + len(table)
             if memo.full:  # (below the limit: checked after the chunk that filled it)
                 K.grow_memo(memo)
-            # under a node cap, a chunk of at least 65 visits (more than the depth of any
-            # search on <= 64 squares) finishes at least one value, so the search advances
+            if table.full:
+                K.grow_table(table)
+            # under a node cap, a chunk of at least _MIN_CHUNK visits (more than the depth
+            # of any search on <= 64 squares) finishes at least one value, so it advances
             budget[0] = _KERNEL_CHUNK if cap is None else \
-                max(65, min(_KERNEL_CHUNK, cap - self.searched))
-            g = K.component_value(b, w, adj, tabs, cols, *memo.arrays(), budget)
-            self.searched += len(memo) - before
+                max(_MIN_CHUNK, min(_KERNEL_CHUNK, cap - self.searched))
+            if by_outcomes:
+                g = K.value_by_outcomes(b, w, adj, tabs, cols, *memo.arrays(),
+                                        *table.arrays(), budget, self.exact_stones, *parts,
+                                        rows)
+            else:
+                g = K.component_value(b, w, adj, tabs, cols, *memo.arrays(), budget, *parts,
+                                      rows)
+            self.searched += len(memo) + len(table) - before
             if g >= 0:
                 return int(g)
             _check_node_cap(self.searched, cap)
-            if len(memo) + len(self.values) >= self.memo_limit:
-                raise GrundyMemoryLimit(
-                    f"the search stopped at its memory limit of {self.memo_limit:,} stored "
-                    "component values (about "
-                    f"{self.memo_limit * MEMO_ENTRY_BYTES / 2**30:.1f} GiB)")
+            if len(memo) + len(table) + len(self.values) >= self.memo_limit:
+                if len(table) and len(memo) + len(self.values) < self.memo_limit // 2:
+                    # the outcome table only holds shortcuts: forget it and go on
+                    K.clear_table(table)
+                    self.evictions += 1
+                else:
+                    raise GrundyMemoryLimit(
+                        f"the search stopped at its memory limit of {self.memo_limit:,} "
+                        "stored component values (about "
+                        f"{self.memo_limit * MEMO_ENTRY_BYTES / 2**30:.1f} GiB)")
             if deadline_passed(deadline):
                 raise GrundyTimeout(f"the time limit ran out after {self.searched:,} component "
                                     "values were computed (they stay cached)")
