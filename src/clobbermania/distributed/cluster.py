@@ -3,9 +3,14 @@
 :func:`cluster` is a context manager giving a :class:`Cluster` of long-lived actors (one
 per CPU). Each actor is one worker process that keeps its compiled numba kernels and its
 tables warm across jobs, runs numba on one thread, and has an address-space cap
-(:data:`ACTOR_MEMORY`). A job is a plain function ``run_<kind>_job(payload, budget) ->
-dict`` of a workload module of this package (``clobber_search``, ``grundy``), named
-``"<module>.<function>"``; it can be tested without Ray.
+(RLIMIT_AS: :data:`ACTOR_MEMORY`, or ``$CLOBBERMANIA_ACTOR_MEMORY``, or the ``memory``
+argument of :func:`cluster`; never above a lower limit the actor inherits). A job that
+allocates past it fails with ``MemoryError`` in its actor, which survives; the driver
+reports the job with :class:`ClusterError`.
+
+A job is a plain function ``run_<kind>_job(payload, budget) -> dict`` of a workload
+module of this package (``clobber_search``, ``grundy``), named ``"<module>.<function>"``;
+it can be tested without Ray.
 
 The private local Ray is safe on a shared machine: bound to 127.0.0.1, no dashboard,
 usage statistics off, worker output not forwarded to the driver (so ``--json`` still
@@ -15,7 +20,12 @@ stop``, which would end every Ray process of the machine).
 
 An actor that dies (killed, out of memory, its machine gone) is replaced by a new one and
 its job run again there: a job is a pure function of its payload and budget, so the
-answer is the same.
+answer is the same. A job whose actor dies :data:`MAX_ACTOR_DEATHS` times is given up
+with :class:`ClusterError`.
+
+Joining a cluster at a loopback address (``127.0.0.1:PORT``, a head started on this
+machine with ``--node-ip-address 127.0.0.1``) keeps the driver on the loopback address
+too (Ray would otherwise look for the head at the machine's network address).
 
 >>> with cluster(cpus=1) as c:                                  # doctest: +SKIP
 ...     list(c.map_jobs("clobber_search.run_outcome_job",
@@ -27,7 +37,9 @@ from __future__ import annotations
 
 import collections
 import importlib
+import ipaddress
 import os
+import re
 import shutil
 import signal
 import socket
@@ -38,14 +50,22 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ClobbermaniaError, UnsupportedError
+from ..limits import address_space
 
 __all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "require_ray",
-           "ACTOR_MEMORY",
+           "ACTOR_MEMORY", "ACTOR_MEMORY_ENV", "ACTOR_ROOM", "actor_memory",
+           "run_memory_check_job", "CONNECT_SECONDS",
            "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS", "PIPELINE", "processes_using"]
 
 #: The address-space cap of one actor process (RLIMIT_AS), in bytes: a job that needs
 #: more fails with MemoryError instead of taking the machine's memory.
 ACTOR_MEMORY = 6 * 1024**3
+#: The environment variable that sets the actors' cap instead: bytes, or a number with
+#: K, M or G (powers of 1024), e.g. ``CLOBBERMANIA_ACTOR_MEMORY=3G``.
+ACTOR_MEMORY_ENV = "CLOBBERMANIA_ACTOR_MEMORY"
+#: The least room a cap must leave above the address space an actor has when it starts
+#: (an idle Ray worker has about 1.4 GB; loading the numba kernels takes about 0.3 GB).
+ACTOR_ROOM = 512 * 1024**2
 #: The object store of a private local Ray (jobs exchange only small dicts).
 OBJECT_STORE_BYTES = 100 * 1024**2
 #: A job whose actor dies this many times is given up (with one sentence).
@@ -79,6 +99,56 @@ def require_ray():
     return ray
 
 
+def actor_memory(memory: int | str | None = None) -> int:
+    """The actors' address-space cap in bytes: ``memory`` (bytes, or a text such as
+    ``"3G"``), else ``$CLOBBERMANIA_ACTOR_MEMORY``, else :data:`ACTOR_MEMORY`.
+    ClusterError (one sentence) for a size that is not a positive number of bytes, or a
+    number with K, M or G.
+
+    >>> actor_memory("3G") == 3 * 1024**3, actor_memory(2**31), actor_memory("512m")
+    (True, 2147483648, 536870912)
+    """
+    where = "the actors' memory cap"
+    if memory is None:
+        memory = os.environ.get(ACTOR_MEMORY_ENV) or ACTOR_MEMORY
+        where = ACTOR_MEMORY_ENV if ACTOR_MEMORY_ENV in os.environ else where
+    if isinstance(memory, int) and not isinstance(memory, bool):
+        size = memory
+    else:
+        m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)(?:i?b)?\s*", str(memory), re.IGNORECASE)
+        size = int(m[1]) * {"": 1, "k": 2**10, "m": 2**20, "g": 2**30}[m[2].lower()] \
+            if m else 0
+    if size < 1:
+        raise ClusterError(f"{where} is a number of bytes, or a number with K, M or G "
+                           f"(such as 3G), not {memory!r}")
+    return size
+
+
+def run_memory_check_job(payload: dict, budget: int) -> dict:
+    """One job that checks its actor's memory cap: it reserves ``payload["bytes"]`` bytes
+    of address space (an array never written to, so it takes no memory) and frees it.
+    Returns {"cap": the RLIMIT_AS in force (None: none), "used": the address space the
+    actor uses, "reserved": the bytes reserved}; past the cap the reservation fails with
+    ``MemoryError``, reported by the driver as :class:`ClusterError`. ``budget`` is not
+    used (a job's signature).
+
+    >>> run_memory_check_job({"bytes": 2**20}, 1)["reserved"]
+    1048576
+    """
+    import resource
+
+    import numpy as np
+
+    size = payload.get("bytes")
+    if not isinstance(size, int) or size < 0:
+        raise ClobbermaniaError(f"a memory check job reserves a number of bytes, not {size!r}")
+    block = np.empty(size, dtype=np.uint8)   # reserved, never touched
+    del block
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return {"cap": None if soft == resource.RLIM_INFINITY else soft,
+            "used": address_space(), "reserved": size}
+
+
 def _resolve(fn_name: str):
     """``"clobber_search.run_outcome_job"`` -> that function of this package."""
     module, _, fn = fn_name.rpartition(".")
@@ -96,7 +166,14 @@ class _Worker:
         if memory:
             import resource
             soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-            cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+            # never above a limit the actor inherits (the command line's memory bound)
+            cap = min([memory] + [x for x in (soft, hard) if x != resource.RLIM_INFINITY])
+            used = address_space() or 0
+            if cap < used + ACTOR_ROOM:
+                raise ClusterError(
+                    f"an actor's memory cap of {cap // 2**20:,} MB leaves less than "
+                    f"{ACTOR_ROOM // 2**20} MB above the {used // 2**20:,} MB its process "
+                    f"has at start; set {ACTOR_MEMORY_ENV} higher")
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
         self.name = f"{socket.gethostname()}:{os.getpid()}"
         self.jobs = 0
@@ -120,12 +197,14 @@ class Cluster:
     jobs; :meth:`pool` gives a :class:`JobPool` to which a driver adds jobs as it goes.
     """
 
-    def __init__(self, ray, actor_cls, cpus: int, address: str | None) -> None:
+    def __init__(self, ray, actor_cls, cpus: int, address: str | None,
+                 memory: int = ACTOR_MEMORY) -> None:
         self._ray = ray
         self._actor_cls = actor_cls
         self.cpus = cpus
         self.slots = cpus * PIPELINE
         self.address = address
+        self.memory = memory      # each actor's address-space cap, in bytes
         self.temp_dir: str | None = None   # the private local Ray's directory
         self.actors: list[Any] = [self._new_actor() for _ in range(cpus)]
         self.restarts = 0
@@ -133,10 +212,13 @@ class Cluster:
         self._running: dict[Any, tuple[int, Any, JobPool | None, Any, tuple]] = {}
         self._load = [0] * cpus   # tasks in flight on each actor
         # wait until every actor is up (its process started, the class imported)
-        ray.get([a.pid.remote() for a in self.actors])
+        try:
+            ray.get([a.pid.remote() for a in self.actors])
+        except ray.exceptions.RayActorError as e:   # the actor's __init__ refused
+            raise ClusterError(_creation_error(e)) from None
 
     def _new_actor(self):
-        return self._actor_cls.options(num_cpus=1).remote(ACTOR_MEMORY)
+        return self._actor_cls.options(num_cpus=1).remote(self.memory)
 
     def pool(self, fn_name: str, budget: int) -> JobPool:
         """A :class:`JobPool` running ``fn_name(payload, budget)`` for each payload added."""
@@ -192,7 +274,7 @@ class Cluster:
             if owner is pool:
                 if deaths + 1 >= MAX_ACTOR_DEATHS:
                     raise ClusterError(f"a job killed its actor {deaths + 1} times (out of "
-                                       f"memory? the cap is {ACTOR_MEMORY // 2**20} MB): "
+                                       f"memory? the cap is {self.memory // 2**20:,} MB): "
                                        f"{payload}") from None
                 pool.queue.appendleft((tag, payload, deaths + 1))
             return None
@@ -204,7 +286,7 @@ class Cluster:
                 raise ClusterError(str(cause.args[0]) if cause.args else str(e)) from None
             if isinstance(cause, MemoryError):
                 raise ClusterError(f"a job needed more than an actor's memory cap "
-                                   f"({ACTOR_MEMORY // 2**20} MB): {payload}") from None
+                                   f"({self.memory // 2**20:,} MB): {payload}") from None
             raise
         if owner is not pool:
             return None
@@ -272,6 +354,31 @@ class JobPool:
         self.cluster._drop(self)
 
 
+def _creation_error(error: Exception) -> str:
+    """The sentence of the ClobbermaniaError an actor's ``__init__`` raised (Ray reports
+    it as the actor's death), or Ray's first line."""
+    text = str(error)
+    m = re.search(r"(?:ClusterError|ClobbermaniaError): (.+)", text)
+    if m:
+        return m[1].strip()
+    return f"an actor could not be started: {text.strip().splitlines()[0] if text else error}"
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine's loopback interface.
+
+    >>> _is_loopback("127.0.0.1"), _is_loopback("[::1]"), _is_loopback("10.0.0.7")
+    (True, True, False)
+    """
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _loopback_only(ray, on: bool = True) -> None:
     """Make a local Ray take 127.0.0.1 as this node's address, so that its servers listen
     on the loopback interface only. (``ray.init(_node_ip_address="127.0.0.1")`` alone is
@@ -336,18 +443,22 @@ def _check_reachable(address: str) -> None:
 
 
 @contextmanager
-def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Cluster]:
+def cluster(address: str | None = None, cpus: int | None = None,
+            memory: int | str | None = None) -> Iterator[Cluster]:
     """A :class:`Cluster`: with no ``address`` a private local Ray of ``cpus`` CPUs (all of
     this machine's when None) started here and shut down on exit; with ``address``
     ("HOST:PORT") an existing Ray cluster joined (``cpus`` actors, or one per CPU it
-    has), and only disconnected from on exit.
+    has), and only disconnected from on exit (the cluster keeps running). ``memory``:
+    each actor's address-space cap (:func:`actor_memory`: by default
+    ``$CLOBBERMANIA_ACTOR_MEMORY``, else :data:`ACTOR_MEMORY`).
 
     RayMissing (one sentence, exit 2 on the command line) when Ray is not installed;
-    ClusterError when Ray cannot be started or joined.
+    ClusterError when Ray cannot be started or joined, or the cap leaves an actor no room.
     """
     ray = require_ray()
     if cpus is not None and cpus < 1:
         raise ClusterError(f"--cpus must be at least 1, not {cpus}")
+    cap = actor_memory(memory)
     if ray.is_initialized():
         raise ClusterError("Ray is already running in this process; one cluster at a time")
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
@@ -363,6 +474,8 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
                      namespace="clobbermania")
         else:
             _check_reachable(address)
+            if _is_loopback(address.rpartition(":")[0]):
+                _loopback_only(ray)   # a head on this machine's loopback interface
             ray.init(address=address, log_to_driver=False, configure_logging=False,
                      namespace="clobbermania")
             n = cpus or max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -373,11 +486,17 @@ def cluster(address: str | None = None, cpus: int | None = None) -> Iterator[Clu
         if temp_dir:
             shutil.rmtree(temp_dir, ignore_errors=True)
         where = f"join the Ray cluster at {address}" if address else "start a local Ray"
+        hint = ""
+        if address and os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+            # Ray sends its token only to the clusters it starts, not to an --address
+            hint = ("; a cluster with token authentication (Ray's default) is joined with "
+                    "RAY_AUTH_MODE=token and its token in ~/.ray/auth_token or the file "
+                    "named by RAY_AUTH_TOKEN_PATH")
         raise ClusterError(f"could not {where}: {str(e).splitlines()[0] if str(e) else e}"
-                           ) from None
+                           f"{hint}") from None
     try:
         actor_cls = ray.remote(_Worker)
-        c = Cluster(ray, actor_cls, n, address)
+        c = Cluster(ray, actor_cls, n, address, cap)
         c.temp_dir = temp_dir
         yield c
     finally:
