@@ -34,6 +34,9 @@ clobber.add_command(perft_cmd)
 from .clobber_solve import play_cmd  # noqa: E402, I001
 clobber.add_command(play_cmd)
 # -- anchor: clobber play --
+from .clobber_db import build_db_cmd  # noqa: E402, I001
+clobber.add_command(build_db_cmd)
+# -- anchor: clobber build-db --
 from .clobber_solve import mcgs_run_cmd  # noqa: E402, I001
 mcgs.add_command(mcgs_run_cmd)
 # -- anchor: mcgs run --

@@ -82,9 +82,9 @@ ENCODING = ("part key: int64 h << 58 | w << 54 | stones << 12 | colours of the c
             "j-th stone in bit order is black (x)")
 MANIFEST = "manifest.json"
 
-#: The largest N a build accepts. Parts of 11 squares are about 18 million (about 8 times
-#: those of 10) and take hours and gigabytes to value; 10 is what we measured (see
-#: BENCHMARKS.md, "The Clobber part database").
+#: The largest N a build accepts: the largest measured (see BENCHMARKS.md, "The Clobber
+#: part database"): 2.3 million parts of 10 squares, about 20 CPU seconds and 1 GB of
+#: memory. Parts of 11 squares would be about 7.5 times as many (memory grows alike).
 MAX_SQUARES = 10
 
 #: Parts valued per kernel call during a build (the progress bar moves between calls).
@@ -432,7 +432,8 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
     larger sizes are valued from them); a damaged or missing size is rebuilt with every
     larger one. ``jobs`` processes (default: the number of cores) share each size;
     the files do not depend on it. ``progress(done, total, squares)`` is called between
-    chunks of parts. Returns a :class:`BuildReport`.
+    chunks of parts. The parts valued or loaded stay in values.py's table of known parts
+    (:func:`values.clear_cache` empties it). Returns a :class:`BuildReport`.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -446,9 +447,9 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
     t_start = time.perf_counter()
     if isinstance(max_squares, bool) or not isinstance(max_squares, int) \
             or not 2 <= max_squares <= MAX_SQUARES:
-        raise UnsupportedError(f"--max-squares must be between 2 and {MAX_SQUARES} (11 squares "
-                               "would take hours and gigabytes), not {max_squares}"
-                               .replace("{max_squares}", str(max_squares)))
+        raise UnsupportedError(f"--max-squares must be between 2 and {MAX_SQUARES} (the "
+                               "largest measured: 2.3 million parts of 10 squares, 1 GB of "
+                               f"memory), not {max_squares}")
     if jobs is None:
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -473,8 +474,9 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
             if not _hashes_ok(db_dir, _file_entries(entry)):
                 break
             good.append(entry)
-        for entry in good:
-            _load_size(db_dir, entry)
+        if len(good) < max_squares - 1:     # something to build: it needs the smaller
+            for entry in good:
+                _load_size(db_dir, entry)
         report.resumed_from = len(good) + 1
         manifest["sizes"] = good
         manifest["max_squares"] = len(good) + 1
@@ -516,13 +518,9 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
             report.games_by_size[n] = int(games.shape[0] - 1)
             report.seconds_by_size[n] = seconds
             report.cpu_seconds_by_size[n] = time.process_time() - c0
-        if not report.built and len(entries) > len(good):
-            # sizes beyond the request stay listed only while they follow a good prefix
-            manifest["sizes"] = good + entries[len(good):] if len(good) == max_squares - 1 \
-                else good
-            manifest["max_squares"] = len(_good_prefix(manifest)) + 1
-            _write_atomic(db_dir / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True)
-                                              + "\n").encode("utf-8"))
+        if not report.built:        # larger sizes already there stay as they are
+            manifest["sizes"] = entries
+            manifest["max_squares"] = len(entries) + 1
         _fsync_dir(db_dir)
         report.bytes_total = sum(f.get("bytes", 0) for e in manifest["sizes"]
                                  for f in e["files"].values())
@@ -712,12 +710,14 @@ class PartDatabase:
         """The sorted packed keys of the stored parts of ``squares`` squares."""
         return self.arrays(squares)["keys"]
 
-    def load_all(self) -> int:
-        """Enter every stored part into values.py's table of known parts (so that the
-        value search's tree kernel finds them), rebuilding every game; returns how many
-        parts were entered."""
+    def load_all(self, max_squares: int | None = None) -> int:
+        """Enter every stored part (of at most ``max_squares`` squares) into values.py's
+        table of known parts, so that the value search's tree kernel finds them, rebuilding
+        their games; returns how many parts were entered."""
         total = 0
         for n in sorted(self._entries):
+            if max_squares is not None and n > max_squares:
+                break
             a = self.arrays(n)
             memo = self._ids.get(n)
             if memo is None or (memo < 0).any():
