@@ -25,6 +25,9 @@ grundy.add_command(play_cmd)
 from .grundy_db import build_cmd  # noqa: E402, I001
 grundy.add_command(build_cmd)
 # -- anchor: grundy build --
+from .grundy_db import build_parts_cmd  # noqa: E402, I001
+grundy.add_command(build_parts_cmd)
+# -- anchor: grundy build-parts --
 from .grundy_db import stats_cmd  # noqa: E402, I001
 grundy.add_command(stats_cmd)
 # -- anchor: grundy stats --

@@ -24,7 +24,7 @@ is 70 % full the search stops as if its budget had run out; the caller grows the
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .._bits import (
     GOLDEN,
@@ -41,7 +41,7 @@ from .._bits import (
 from ..solitaire._kernels import apply_move, count_moves, flood, generate_moves
 from ._clobber_kernels import _crop
 from ._clobber_kernels import canonical as box_canonical
-from ._partdb_kernels import pack
+from ._partdb_kernels import pack, unpack
 
 EMPTY_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
 # symmetries tabulated for canonical keys (16 KiB each); a cycle board lists 2n
@@ -463,3 +463,70 @@ def value_by_outcomes(b, w, adj, tabs, cols, keys_b, keys_w, vals, count,
         if r == 0:
             return np.int64(k)
     return np.int64(-2)  # unreachable: the value is at most the number of moves
+
+
+# -- the grid-part database: values of every connected part of n stones ------------------
+
+@njit(cache=True)
+def box_adjacency(h, w):
+    """The neighbour bitsets of the squares of an h x w box (square (r, c) is r * w + c)."""
+    adj = np.zeros(h * w, dtype=np.uint64)
+    for r in range(h):
+        for c in range(w):
+            v = r * w + c
+            m = U0
+            if r > 0:
+                m |= U1 << np.uint64(v - w)
+            if r < h - 1:
+                m |= U1 << np.uint64(v + w)
+            if c > 0:
+                m |= U1 << np.uint64(v - 1)
+            if c < w - 1:
+                m |= U1 << np.uint64(v + 1)
+            adj[v] = m
+    return adj
+
+
+@njit(cache=True)
+def _part_mex(h, w, b, x, dbk, dbv, dboff):
+    """The Grundy value of the part (h, w, b, x) (box frame) from the stored values of the
+    parts its options leave (all smaller); -1 when one is missing."""
+    adj = box_adjacency(h, w)
+    ub = np.uint64(b)
+    uw = np.uint64(x)
+    nmv = count_moves(ub, uw, 2, adj)
+    src = np.empty(nmv, dtype=np.int64)
+    dst = np.empty(nmv, dtype=np.int64)
+    generate_moves(ub, uw, 2, adj, src, dst)
+    seen = np.zeros(nmv + 1, dtype=np.bool_)
+    for i in range(nmv):
+        nb, nw, mover = apply_move(ub, uw, src[i], dst[i])
+        nocc = nb | nw
+        rem = nocc
+        g = 0
+        while rem != U0:
+            comp = flood(lowbit(rem), nocc, adj)
+            rem &= ~comp
+            cb = comp & nb
+            cw = comp & nw
+            if cb != U0 and cw != U0:
+                v = part_value(cb, cw, h, w, dbk, dbv, dboff)
+                if v < 0:
+                    return np.int64(-1)
+                g ^= v
+        if g <= nmv:
+            seen[g] = True
+    m = 0
+    while seen[m]:
+        m += 1
+    return np.int64(m)
+
+
+@njit(cache=True, parallel=True)
+def value_parts(keys, dbk, dbv, dboff, out):
+    """``out[i]``: the Grundy value of the part with packed key ``keys[i]``
+    (:func:`clobbermania.clobber._partdb_kernels.pack`), every smaller part stored in
+    ``dbk``/``dbv``/``dboff``; -1 where an option's part is missing. Parallel over keys."""
+    for i in prange(keys.shape[0]):
+        h, w, b, x = unpack(keys[i])
+        out[i] = _part_mex(h, w, b, x, dbk, dbv, dboff)

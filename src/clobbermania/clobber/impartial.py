@@ -346,7 +346,7 @@ class GrundySolver:
     """
 
     def __init__(self, db: RowValues | None = None, memo_limit: int | None = None,
-                 parts: Any = None, exact_stones: int = EXACT_STONES) -> None:
+                 parts: Any = "default", exact_stones: int = EXACT_STONES) -> None:
         self.db = db
         self.parts = parts
         self.exact_stones = exact_stones
@@ -413,6 +413,10 @@ class GrundySolver:
         or on a board whose parts the packed key cannot hold)."""
         from . import _impartial_kernels as K
 
+        if isinstance(self.parts, str):  # "default": resolved on the first grid part
+            from .gridparts import default_parts
+
+            self.parts = default_parts()
         if self.parts is None or cols == 0 or rows * cols > 64:
             return K.no_parts()
         return self.parts.arrays()
@@ -449,8 +453,9 @@ class GrundySolver:
                 return int(g)
             _check_node_cap(self.searched, cap)
             if len(memo) + len(table) + len(self.values) >= self.memo_limit:
-                if len(table) and len(memo) + len(self.values) < self.memo_limit // 2:
-                    # the outcome table only holds shortcuts: forget it and go on
+                if len(table) >= self.memo_limit // 4:
+                    # the outcome table holds only shortcuts (the values proved on the way
+                    # are in the value memo): forget it and go on
                     K.clear_table(table)
                     self.evictions += 1
                 else:
