@@ -120,6 +120,7 @@ def head():
     env.update(RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", RAY_USAGE_STATS_ENABLED="0",
                RAY_AUTH_MODE=AUTH_MODE, TMPDIR=temp)
     port = _free_port()
+    driver_temp = tempfile.mkdtemp(prefix="cbm-d-", dir="/tmp")
     ray_command = str(Path(sys.executable).with_name("ray"))
     try:
         started = subprocess.run(
@@ -131,13 +132,13 @@ def head():
         assert started.returncode == 0, started.stderr[-2000:]
         pids = processes_using(temp)
         assert pids, "ray start left no process of the head running"
-        driver_env = {**env, "TMPDIR": tempfile.mkdtemp(prefix="cbm-d-", dir="/tmp")}
-        yield Head(f"127.0.0.1:{port}", temp, pids, driver_env)
+        yield Head(f"127.0.0.1:{port}", temp, pids, {**env, "TMPDIR": driver_temp})
     finally:
         print(f"CPU of the head's processes (and their workers): {_cpu(temp):.1f} s")
         _kill_all(temp)
         assert not processes_using(temp)
         shutil.rmtree(temp, ignore_errors=True)
+        shutil.rmtree(driver_temp, ignore_errors=True)
 
 
 def _cpu(directory: str) -> float:
@@ -193,6 +194,20 @@ def test_a_command_joins_the_head_and_leaves_it_running(head, verb, tmp_path):
     # the driver did not start the head, so it did not stop it
     assert all(_alive(pid) for pid in head.pids)
     assert _accepts(head.address)
+
+
+def test_the_head_listens_on_the_loopback_interface_only(head):
+    if shutil.which("ss") is None:
+        pytest.skip("the ss command (iproute2) is not installed")
+    listening = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+    ours = [line for line in listening if any(f"pid={pid}," in line
+                                              for pid in processes_using(head.temp))]
+    assert len(ours) >= 2   # the GCS (at the head's port) and the raylet at least
+    assert any(line.split()[3].endswith(":" + head.address.rpartition(":")[2])
+               for line in ours)
+    for line in ours:
+        assert line.split()[3].rsplit(":", 1)[0] in ("127.0.0.1", "[::ffff:127.0.0.1]"), line
 
 
 def test_a_cap_with_no_room_for_an_actor_is_one_sentence(head, tmp_path):
