@@ -224,12 +224,29 @@ def test_a_cap_with_no_room_for_an_actor_is_one_sentence(head, tmp_path):
                         r"CLOBBERMANIA_ACTOR_MEMORY higher", last), r.stderr
     assert all(_alive(pid) for pid in head.pids)
     r = subprocess.run([*COMMAND, "grundy", "value", "xoxo", "--distributed", "--address",
-                        head.address, "--store", str(tmp_path / "jobs.sqlite")],
+                        head.address, "--store", str(tmp_path / "other.sqlite")],
                        env={**head.env, ACTOR_MEMORY_ENV: "lots"}, capture_output=True,
                        text=True, timeout=300)
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr == ("error: CLOBBERMANIA_ACTOR_MEMORY is a number of bytes, or a number "
                         "with K, M or G (such as 3G), not 'lots'\n")
+    assert not (tmp_path / "other.sqlite").exists()   # refused before the store is made
+
+
+@pytest.mark.skipif(AUTH_MODE != "token", reason="the head has no token authentication")
+def test_joining_without_the_token_is_one_sentence_with_the_advice(head, tmp_path):
+    """Ray sends its token to an --address only with RAY_AUTH_MODE=token; without it the
+    join fails (after Ray's retries, about 20 s) with one sentence that says so."""
+    r = subprocess.run([*COMMAND, "grundy", "value", "xoxo", "--distributed", "--address",
+                        head.address, "--store", str(tmp_path / "jobs.sqlite")],
+                       env={**head.env, "RAY_AUTH_MODE": "disabled"}, capture_output=True,
+                       text=True, timeout=300)
+    assert (r.returncode, r.stdout) == (2, "")
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"error: could not join the Ray cluster at {head.address}: ")
+    assert last.endswith("is joined with RAY_AUTH_MODE=token and its token in "
+                         "~/.ray/auth_token or the file named by RAY_AUTH_TOKEN_PATH")
+    assert all(_alive(pid) for pid in head.pids)
 
 
 def test_the_cap_from_its_text():
@@ -397,6 +414,12 @@ def test_the_private_ray_is_safe_on_a_shared_machine(capfd):
             assert usage_lib.usage_stats_enabled() is False
             ours = processes_using(temp)
             assert len(ours) >= 3   # the GCS, the raylet, the actor at least
+            if shutil.which("ss"):   # Ray's dashboard process (--minimal) serves nothing
+                dashboard = [pid for pid in ours if "dashboard/dashboard.py" in
+                             Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+                listening = subprocess.run(["ss", "-ltnpH"], capture_output=True,
+                                           text=True, check=True).stdout
+                assert not any(f"pid={pid}," in listening for pid in dashboard)
             (pid,) = _pids(c)
             assert pid in ours and _rlimit_as(pid) == min(_inherited_cap(), c.memory)
             # a worker's print goes to its log file, never to this driver's output
