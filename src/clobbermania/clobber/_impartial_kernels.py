@@ -334,7 +334,10 @@ def outcome(b, w, k, adj, tabs, cols, keys_b, keys_w, vals, count,
     value (it is stored in the value memo too). A move in G leaves parts; all but the
     largest are valued exactly (:func:`component_value`) and folded into the nimber.
     Components of at most ``small`` stones are valued exactly. The Grundy value of G is
-    at most its number of moves, so a larger k is a win without search.
+    at most its number of moves, so a larger k is a win without search. Before any option
+    is searched, each is looked up in the tables (an option known lost is a win at once);
+    then they are searched in order of the opponent's fewest moves, then fewest stones,
+    the moves in the nimber last.
     """
     if b == U0 or w == U0:
         return np.int64(1 if k != 0 else 0)
@@ -411,14 +414,28 @@ def outcome(b, w, k, adj, tabs, cols, keys_b, keys_w, vals, count,
             ob[i] = pb[big]
             ow[i] = pw[big]
             ok[i] = kk
-            score[i] = count_moves(pb[big], pw[big], 2, adj)
+            cm = count_moves(pb[big], pw[big], 2, adj)
+            score[i] = cm * 64 + popcount(pb[big] | pw[big])
+            if kk <= cm:
+                # a look in the tables before any search (an option known lost wins)
+                ckb, ckw = canonical(pb[big], pw[big], tabs, cols)
+                cs = _find(keys_b, keys_w, ckb, ckw)
+                if keys_b[cs] != EMPTY_KEY:
+                    if vals[cs] == kk:
+                        found = True
+                        break
+                else:
+                    cs = _find_outcome(tb, tw, tk, ckb, ckw, kk)
+                    if tb[cs] != EMPTY_KEY and twin[cs] == 0:
+                        found = True
+                        break
         order[i] = i
     if not found:
         for j in range(k):
             ob[nmv + j] = b
             ow[nmv + j] = w
             ok[nmv + j] = j
-            score[nmv + j] = nmv + 1000
+            score[nmv + j] = np.int64(1) << 40
             order[nmv + j] = nmv + j
         sort_rows(score, order, order, nopt, False)
         for t in range(nopt):
