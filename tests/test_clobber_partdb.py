@@ -7,6 +7,10 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -182,6 +186,34 @@ def test_round_trip_deterministic_and_resume(shipped, tmp_path, monkeypatch):
     assert build_part_database(c, max_squares=7, jobs=2).built == [2, 3, 4, 5, 6, 7]
     assert _files(c) == _files(a)
     assert build_part_database(c, max_squares=7, jobs=2).built == []
+
+
+def test_resume_after_sigkill(tmp_path):
+    # a real kill: a child process building to 8 squares is SIGKILLed once sizes up to 6
+    # are written; the next build resumes and writes the shipped database's bytes
+    d = tmp_path / "k"
+    code = ("import sys; from clobbermania.clobber import partdb; "
+            "partdb.build_part_database(sys.argv[1], max_squares=8, jobs=1)")
+    child = subprocess.Popen([sys.executable, "-c", code, str(d)])
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and child.poll() is None:
+            try:
+                m = json.loads((d / "manifest.json").read_text())
+            except (OSError, ValueError):
+                m = {"sizes": []}
+            if len(m["sizes"]) >= 5:
+                break
+            time.sleep(0.01)
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait()
+    done = [e["squares"] for e in json.loads((d / "manifest.json").read_text())["sizes"]]
+    assert done == list(range(2, 2 + len(done))) and len(done) >= 5
+    rep = build_part_database(d, max_squares=8, jobs=1)
+    assert rep.resumed_from == 1 + len(done) and rep.built == list(range(2 + len(done), 9))
+    assert _files(d) == _files(partdb.shipped_db_dir())
+    assert not list(d.glob("*.tmp"))
 
 
 def test_refusals_leave_files_unchanged(tmp_path):

@@ -731,11 +731,12 @@ class PartDatabase:
 
 def default_database() -> PartDatabase | None:
     """The database values.py consults unless told otherwise: the one in
-    :func:`default_db_dir` when it is built and larger than the shipped one, else the
-    shipped one; None when neither opens."""
+    :func:`default_db_dir` when it is built, its checksums hold and it is larger than the
+    shipped one, else the shipped one; None when neither opens (checking the 35 MB of a
+    10-square database takes about 0.1 s, once a process)."""
     for d in (default_db_dir(), shipped_db_dir()):
         try:
-            db = PartDatabase.open(d, verify=False)
+            db = PartDatabase.open(d)
         except PartDatabaseError:
             continue
         if d == shipped_db_dir() or db.max_squares > SHIPPED_SQUARES:
