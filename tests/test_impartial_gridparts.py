@@ -137,7 +137,7 @@ def test_node_limit_and_resume_under_the_outcome_search(parts7):
 
 
 def test_memory_limit_evicts_the_outcome_table(parts7):
-    solver = GrundySolver(parts=parts7, memo_limit=160_000)
+    solver = GrundySolver(parts=parts7, memo_limit=120_000)
     assert solver.value(Position.checkerboard(4, 5)) == 1
     assert solver.evictions >= 1
     tight = GrundySolver(parts=None, memo_limit=2_000, exact_stones=64)
