@@ -63,6 +63,7 @@ EXCLUDED = {
     "clobber play": "interactive game",
     "grundy play": "interactive game",
     "grundy build": "long-running by design (run once, small, to feed grundy stats)",
+    "clobber build-db": "long-running by design (tests/test_clobber_partdb.py runs it)",
     "samegame bench": "long-running by design",
     "serve": "a server runs until Ctrl-C (tests/web/test_serve_cli.py runs it)",
 }
