@@ -274,10 +274,23 @@ def test_nothing_listening_is_refused_within_the_connect_time():
                 with cluster(address=address):
                     pass
             waited = time.monotonic() - t0
+            # the command: one sentence, exit 2, no store made (its own start-up aside,
+            # well within Ray's minutes)
+            store = Path(tempfile.gettempdir(), f"cbm-never-{os.getpid()}.sqlite")
+            t0 = time.monotonic()
+            r = subprocess.run([*COMMAND, "clobber", "solve", "xo", "--first", "black",
+                                "--distributed", "--address", address, "--store",
+                                str(store)], capture_output=True, text=True, timeout=120)
+            command_waited = time.monotonic() - t0
         finally:
             held.close()
     assert CONNECT_SECONDS - 0.5 <= waited <= CONNECT_SECONDS + 3
     assert not ray.is_initialized()
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (f"error: no Ray cluster answers at {address} (timed out); start one "
+                        f"with 'ray start --head' there\n")
+    assert CONNECT_SECONDS <= command_waited <= CONNECT_SECONDS + 20
+    assert not store.exists()
 
 
 # --- the actors' memory cap ------------------------------------------------------------

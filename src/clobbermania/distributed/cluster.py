@@ -54,7 +54,7 @@ from ..limits import address_space
 
 __all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "require_ray",
            "ACTOR_MEMORY", "ACTOR_MEMORY_ENV", "ACTOR_ROOM", "actor_memory",
-           "run_memory_check_job", "CONNECT_SECONDS",
+           "run_memory_check_job", "CONNECT_SECONDS", "check_reachable",
            "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS", "PIPELINE", "processes_using"]
 
 #: The address-space cap of one actor process (RLIMIT_AS), in bytes: a job that needs
@@ -427,9 +427,16 @@ def processes_using(directory: str) -> list[int]:
     return found
 
 
-def _check_reachable(address: str) -> None:
-    """ClusterError, at once, when nothing accepts a connection at ``address`` (Ray itself
-    retries for minutes)."""
+def check_reachable(address: str) -> None:
+    """ClusterError when nothing accepts a connection at ``address`` ("HOST:PORT") within
+    :data:`CONNECT_SECONDS` (Ray itself retries for minutes); :func:`cluster` checks it
+    before joining, a command before it opens its job store.
+
+    >>> check_reachable("127.0.0.1:port")
+    Traceback (most recent call last):
+    ...
+    clobbermania.distributed.cluster.ClusterError: a Ray address is HOST:PORT, not '127.0.0.1:port'
+    """
     host, _, port = address.rpartition(":")
     try:
         number = int(port)
@@ -473,7 +480,7 @@ def cluster(address: str | None = None, cpus: int | None = None,
                      _node_ip_address="127.0.0.1", object_store_memory=OBJECT_STORE_BYTES,
                      namespace="clobbermania")
         else:
-            _check_reachable(address)
+            check_reachable(address)
             if _is_loopback(address.rpartition(":")[0]):
                 _loopback_only(ray)   # a head on this machine's loopback interface
             ray.init(address=address, log_to_driver=False, configure_logging=False,
