@@ -4,6 +4,7 @@ after a kill, refusals that leave the files alone) and the values.py hook."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -22,7 +23,7 @@ from clobbermania.clobber import _partdb_kernels as pk
 from clobbermania.clobber import partdb, values
 from clobbermania.clobber.partdb import PartDatabase, PartDatabaseError, build_part_database
 from clobbermania.errors import ClobbermaniaError, NotationError
-from clobbermania.stones import Position
+from clobbermania.stones import BLACK, WHITE, Position
 
 
 @pytest.fixture
@@ -121,6 +122,23 @@ def test_sample_against_direct_valuation(shipped, db_off):
             g = values.clobber_value(Position.from_string(text))
             assert shipped.value(key) is g and shipped.value(text) is g, text
             assert shipped.outcome(text) == g.outcome
+
+
+@functools.cache
+def _raw_value(position: Position) -> Game:
+    """An independent brute force from the rules alone (Position.moves / play): no parts,
+    no symmetry, no colour swap, no kernel."""
+    return Game.from_options([_raw_value(position.play(m)) for m in position.moves(BLACK)],
+                             [_raw_value(position.play(m)) for m in position.moves(WHITE)])
+
+
+def test_sample_against_brute_force(shipped):
+    rng = random.Random(1981)
+    for n in range(2, 8):
+        keys = shipped.keys(n)
+        for i in rng.sample(range(len(keys)), min(8, len(keys))):
+            text = _text(*(int(v) for v in pk.unpack(keys[i])))
+            assert shipped.value(text) is _raw_value(Position.from_string(text)), text
 
 
 def test_symmetric_and_swapped_parts(shipped):
