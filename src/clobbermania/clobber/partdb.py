@@ -83,7 +83,7 @@ ENCODING = ("part key: int64 h << 58 | w << 54 | stones << 12 | colours of the c
 MANIFEST = "manifest.json"
 
 #: The largest N a build accepts: the largest measured (see BENCHMARKS.md, "The Clobber
-#: part database"): 2.3 million parts of 10 squares, about 20 CPU seconds and 1 GB of
+#: part database"): 2.3 million parts of 10 squares, 25 CPU seconds from scratch and 1.1 GB of
 #: memory. Parts of 11 squares would be about 7.5 times as many (memory grows alike).
 MAX_SQUARES = 10
 
@@ -732,7 +732,7 @@ class PartDatabase:
 def default_database() -> PartDatabase | None:
     """The database values.py consults unless told otherwise: the one in
     :func:`default_db_dir` when it is built, its checksums hold and it is larger than the
-    shipped one, else the shipped one; None when neither opens (checking the 35 MB of a
+    shipped one, else the shipped one; None when neither opens (checking the 29 MB of a
     10-square database takes about 0.1 s, once a process)."""
     for d in (default_db_dir(), shipped_db_dir()):
         try:
