@@ -29,6 +29,15 @@ How a value is computed:
 
 - Values are found by a mex search with a memo over those keys. The search is iterative
   (an explicit stack), so rows of thousands of stones do not hit Python's recursion limit.
+- On a board of at most 64 squares a part of more than ``exact_stones`` (10) stones is
+  valued by an outcome search instead (numba, :func:`._impartial_kernels.outcome`): G + *k
+  is a loss for the player to move iff the Grundy value of G is k (Sprague-Grundy; the
+  method of Lemoine and Viennot for Sprouts), so the value is the first k whose sum is
+  proved lost, and a win needs only one losing option (issue 28: the 4x6 checkerboard in
+  about 35 s of CPU instead of more than 240 s).
+- Grid parts of up to ``parts.max_squares`` stones are looked up in the grid-part
+  database (:mod:`clobbermania.clobber.gridparts`; by default the one built by
+  ``grundy build-parts``, else every part of up to 8 squares built in memory).
 - With a row database (``db``: any object with ``max_stones`` and ``value(row) -> int``,
   such as :class:`clobbermania.clobber.rowdb.RowDatabase`), every component keyed as a row
   of at most ``db.max_stones`` stones is answered by lookup: hole-free row segments and, by
@@ -276,9 +285,9 @@ class GrundyResult:
 
     ``winning_moves`` are all the moves to a position of value 0 (empty when the value is
     0); ``components`` the canonical key and value of each part that has a move;
-    ``searched`` how many component values the search computed (cache misses),
-    ``db_lookups`` how many came from the row database. ``exact`` is always True (a
-    time limit that runs out raises :class:`GrundyTimeout`).
+    ``searched`` how many component values and outcomes (of a part plus a nimber) the
+    search computed (cache misses), ``db_lookups`` how many came from the row database.
+    ``exact`` is always True (a time limit that runs out raises :class:`GrundyTimeout`).
     """
 
     grundy: int
@@ -336,9 +345,13 @@ class GrundySolver:
 
     Reuse one solver to share the cache across calls; :func:`grundy_value` keeps one per
     database. ``db``: an optional row database (see :class:`RowValues`). ``memo_limit``:
-    the most component values the numba kernel may store before the search stops with
-    :class:`GrundyMemoryLimit` (default: the room left under the memory bound,
-    :func:`clobbermania.limits.memory_room`).
+    the most component values and outcomes the numba kernels may store (default: the
+    room left under the memory bound, :func:`clobbermania.limits.memory_room`); at the
+    limit the table of outcomes is emptied when it holds a quarter of the entries
+    (``evictions`` counts it), else the search stops with :class:`GrundyMemoryLimit`.
+    ``parts``: a :class:`~clobbermania.clobber.gridparts.GridPartDatabase`, None for
+    none, or ``"default"`` (:func:`~clobbermania.clobber.gridparts.default_parts`, on the
+    first grid part). ``exact_stones``: parts of more stones take the outcome search.
 
     >>> s = GrundySolver()
     >>> s.value(Position.from_string("xoxo")), s.value(Position.from_string("xxo/..o"))
