@@ -132,7 +132,11 @@ def head():
         assert started.returncode == 0, started.stderr[-2000:]
         pids = processes_using(temp)
         assert pids, "ray start left no process of the head running"
-        yield Head(f"127.0.0.1:{port}", temp, pids, {**env, "TMPDIR": driver_temp})
+        # a driver's environment: the user's, with the head's auth mode (and no switch:
+        # the command itself keeps to the loopback address of a head on 127.0.0.1)
+        driver_env = {k: v for k, v in env.items()
+                      if k not in ("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "RAY_USAGE_STATS_ENABLED")}
+        yield Head(f"127.0.0.1:{port}", temp, pids, {**driver_env, "TMPDIR": driver_temp})
     finally:
         print(f"CPU of the head's processes (and their workers): {_cpu(temp):.1f} s")
         _kill_all(temp)
