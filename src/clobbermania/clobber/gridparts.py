@@ -110,8 +110,8 @@ class GridPartDatabase:
     search kernels take (:meth:`arrays`).
 
     >>> db = GridPartDatabase.in_memory(4)
-    >>> db.value("xoxo"), db.value("ox/xo"), db.value("xxo/..o")
-    (3, 1, 0)
+    >>> db.value("xoxo"), db.value("ox/xo"), db.value("xx/o.")   # MCGS: the 2x2 is 0
+    (3, 0, 2)
     """
 
     def __init__(self, keys: np.ndarray, values: np.ndarray, offsets: np.ndarray,
