@@ -50,15 +50,32 @@ def _parts(spec: str) -> tuple[GridPartDatabase | None, float]:
 def _solve(rows: int, cols: int, mode: str, parts: GridPartDatabase | None) -> dict:
     if mode == "before":
         solver = GrundySolver(parts=None, exact_stones=64)
+    elif mode == "check":
+        solver = GrundySolver(parts=None, exact_stones=14)
     else:
         solver = GrundySolver(parts=parts)
     t0 = time.process_time()
-    g = solver.value(Position.checkerboard(rows, cols))
+    note = None
+    try:
+        g = solver.value(Position.checkerboard(rows, cols))
+    except _OutOfCpu as exc:  # the search's state when the CPU limit came
+        g, note = None, str(exc)
     cpu = time.process_time() - t0
     memo = sum(len(e[5]) for e in solver._kernel_boards.values())
     table = sum(len(e[6]) for e in solver._kernel_boards.values())
-    return {"grundy": g, "cpu": round(cpu, 2), "nodes": solver.searched, "memo": memo,
-            "table": table, "evictions": solver.evictions}
+    out = {"grundy": g, "cpu": round(cpu, 2), "nodes": solver.searched, "memo": memo,
+           "table": table, "evictions": solver.evictions}
+    if note:
+        out["note"] = note
+    return out
+
+
+class _OutOfCpu(Exception):
+    pass
+
+
+def _out_of_cpu(signum, frame):
+    raise _OutOfCpu("not finished within the CPU limit")
 
 
 def run_case(rows: int, cols: int, mode: str, parts: GridPartDatabase | None,
@@ -72,8 +89,11 @@ def run_case(rows: int, cols: int, mode: str, parts: GridPartDatabase | None,
         try:
             used = resource.getrusage(resource.RUSAGE_SELF)
             start = used.ru_utime + used.ru_stime
+            # SIGXCPU at the limit (the handler stops the search between two kernel
+            # chunks and the figures reached are reported), SIGKILL 60 s later
+            signal.signal(signal.SIGXCPU, _out_of_cpu)
             resource.setrlimit(resource.RLIMIT_CPU, (int(start + limit) + 1,
-                                                     int(start + limit) + 2))
+                                                     int(start + limit) + 60))
             out = _solve(rows, cols, mode, parts)
             out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
             os.write(write, json.dumps(out).encode())
@@ -93,7 +113,7 @@ def run_case(rows: int, cols: int, mode: str, parts: GridPartDatabase | None,
         row.update(json.loads(b"".join(chunks)))
     elif os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
         row.update({"grundy": None, "cpu": round(usage.ru_utime + usage.ru_stime, 1),
-                    "note": f"not finished within {limit:g} CPU s",
+                    "note": f"killed at {limit:g} + 60 CPU s",
                     "rss_mb": usage.ru_maxrss // 1024})
     else:
         row.update({"grundy": None, "note": f"child ended with status {status}"})
