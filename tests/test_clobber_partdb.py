@@ -109,6 +109,7 @@ def test_known_values(shipped):
     assert shipped.outcome("xo") == "N" and shipped.outcome("xxoo") == "P"
     assert shipped.value("x" * 8 + "o") is None     # 9 squares: beyond the shipped 8
     assert shipped.max_squares == 8 and shipped.count == 51035
+    assert all(len(shipped.keys(n)) == partdb.PARTS_BY_SIZE[n] for n in range(2, 9))
 
 
 def test_sample_against_direct_valuation(shipped, db_off):
@@ -278,6 +279,13 @@ def test_refusals_leave_files_unchanged(tmp_path):
 
 def _files_of(snapshot: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in snapshot.items() if k.endswith(".npy")}
+
+
+def test_memory_refusal(monkeypatch, tmp_path):
+    monkeypatch.setattr(partdb, "memory_room", lambda: 10 ** 6)
+    with pytest.raises(PartDatabaseError, match="needs about 3 MB of memory and only 1 MB"):
+        build_part_database(tmp_path / "m", max_squares=7, jobs=1)
+    assert not (tmp_path / "m" / "manifest.json").exists()
 
 
 def test_default_dir(monkeypatch, tmp_path):

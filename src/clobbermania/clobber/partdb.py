@@ -64,6 +64,7 @@ import numpy as np
 from ..cgt import Game
 from ..cgt import game as _cg
 from ..errors import ClobbermaniaError, NotationError, UnsupportedError
+from ..limits import memory_room
 from ..stones import Position
 from . import _partdb_kernels as _pk
 from . import values as _values
@@ -86,6 +87,13 @@ MANIFEST = "manifest.json"
 #: part database"): 2.3 million parts of 10 squares, 25 CPU seconds from scratch and 1.1 GB of
 #: memory. Parts of 11 squares would be about 7.5 times as many (memory grows alike).
 MAX_SQUARES = 10
+
+#: The canonical parts of n squares (found by :func:`part_keys`; the benchmark prints them).
+PARTS_BY_SIZE = {2: 1, 3: 4, 4: 25, 5: 136, 6: 907, 7: 6_138, 8: 43_824, 9: 317_161,
+                 10: 2_332_537}
+#: Peak memory of a build per part up to its size (1,083 MB for the 2.7 million parts up
+#: to 10 squares, most of it values.py's table of known parts), with some margin.
+BYTES_PER_PART = 480
 
 #: Parts valued per kernel call during a build (the progress bar moves between calls).
 CHUNK = 20_000
@@ -468,6 +476,13 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
         entries = _good_prefix(manifest)
         report = BuildReport(db_dir=db_dir, max_squares=max_squares, resumed_from=1,
                              jobs=jobs)
+        need = BYTES_PER_PART * sum(PARTS_BY_SIZE[n] for n in range(2, max_squares + 1))
+        room = memory_room()
+        if len(entries) < max_squares - 1 and need > room:
+            raise PartDatabaseError(
+                f"building to {max_squares} squares needs about {need / 2**20:,.0f} MB of "
+                f"memory and only {room / 2**20:,.0f} MB is left under the memory bound "
+                "(40 % of the machine's memory)")
         # the complete sizes: checked, then their values entered (the larger need them)
         good: list[dict] = []
         for entry in entries[:max_squares - 1]:
