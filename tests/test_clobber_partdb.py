@@ -281,6 +281,18 @@ def _files_of(snapshot: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in snapshot.items() if k.endswith(".npy")}
 
 
+def test_ctrl_c(monkeypatch, tmp_path):
+    # the CLI's first Ctrl-C sets limits.interrupted(): the build stops between chunks
+    monkeypatch.setattr(partdb, "CHUNK", 1000)
+    calls = []
+    monkeypatch.setattr(partdb, "interrupted", lambda: len(calls) > 5 or calls.append(1))
+    with pytest.raises(PartDatabaseError, match="interrupted in the parts of 7 squares; "
+                                                "those of up to 6 are complete"):
+        build_part_database(tmp_path, max_squares=8, jobs=1)
+    m = json.loads((tmp_path / "manifest.json").read_text())
+    assert [e["squares"] for e in m["sizes"]] == [2, 3, 4, 5, 6]
+
+
 def test_memory_refusal(monkeypatch, tmp_path):
     monkeypatch.setattr(partdb, "memory_room", lambda: 10 ** 6)
     with pytest.raises(PartDatabaseError, match="needs about 3 MB of memory and only 1 MB"):

@@ -64,7 +64,7 @@ import numpy as np
 from ..cgt import Game
 from ..cgt import game as _cg
 from ..errors import ClobbermaniaError, NotationError, UnsupportedError
-from ..limits import memory_room
+from ..limits import interrupted, memory_room
 from ..stones import Position
 from . import _partdb_kernels as _pk
 from . import values as _values
@@ -507,6 +507,10 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
                 done[0] += k
                 if progress is not None:
                     progress(done[0], total, n)
+                if interrupted():       # Ctrl-C: the complete sizes stay
+                    raise PartDatabaseError(
+                        f"the build was interrupted in the parts of {n} squares; those of "
+                        f"up to {n - 1} are complete, and the next build resumes after them")
 
             if jobs > 1 and keys.shape[0] > 2 * CHUNK:
                 value, games, options = _build_parallel(keys, jobs, step)
