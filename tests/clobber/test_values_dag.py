@@ -16,6 +16,14 @@ from clobbermania.clobber._clobber_kernels import part_dag
 from clobbermania.stones import BLACK, WHITE, Position
 
 
+@pytest.fixture(autouse=True)
+def _no_part_database():
+    """The kernels under test, not the part database, value the parts here."""
+    V.use_part_database(None)
+    yield
+    V.use_part_database()
+
+
 @cache
 def plain_value(text: str) -> Game:
     """{values after Black's moves | values after White's moves} on the whole board."""
