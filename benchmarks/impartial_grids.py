@@ -78,6 +78,10 @@ def _out_of_cpu(signum, frame):
     raise _OutOfCpu("not finished within the CPU limit")
 
 
+def _stopped(signum, frame):
+    raise _OutOfCpu("stopped by SIGTERM before it finished")
+
+
 def run_case(rows: int, cols: int, mode: str, parts: GridPartDatabase | None,
              limit: float) -> dict:
     """One case in a forked child limited to ``limit`` CPU seconds."""
@@ -92,6 +96,7 @@ def run_case(rows: int, cols: int, mode: str, parts: GridPartDatabase | None,
             # SIGXCPU at the limit (the handler stops the search between two kernel
             # chunks and the figures reached are reported), SIGKILL 60 s later
             signal.signal(signal.SIGXCPU, _out_of_cpu)
+            signal.signal(signal.SIGTERM, _stopped)  # kill -TERM <child>: report, then end
             resource.setrlimit(resource.RLIMIT_CPU, (int(start + limit) + 1,
                                                      int(start + limit) + 60))
             out = _solve(rows, cols, mode, parts)
