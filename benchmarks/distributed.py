@@ -394,6 +394,8 @@ def simulate_section(args, results: dict) -> None:
     if not found:
         print(f"  no clobber store in {store_dir}: run --only clobber first")
     store_dir.mkdir(parents=True, exist_ok=True)
+    if args.no_grundy:
+        return
     small = ["grundy", "value", checkerboard(3, 4), "--json"]
     warm_up(args, [small, [*small, "--distributed", "--cpus", "1", "--store",
                            str(store_dir / "warm-up.sqlite")]])
@@ -467,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kill-at", type=float, default=0.5,
                     help="kill the driver after this fraction of the median wall time")
     ap.add_argument("--grundy", default=checkerboard(4, 5))
+    ap.add_argument("--no-grundy", action="store_true",
+                    help="simulate: replay the Clobber logs of --store-dir only")
     ap.add_argument("--workers", default="1,2,8,64,512")
     ap.add_argument("--driver-ms", type=float, default=1.2,
                     help="the driver's milliseconds a job in the replay (docs: Ray's cost)")
