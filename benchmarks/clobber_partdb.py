@@ -15,7 +15,10 @@ Sections (each prints its figures as it goes):
    (``off``), the shipped one of 8 squares (``8``), and the one just built (``N``):
    ``clobber value`` of checkerboards, MCGS's ``random_8x_3x3`` file (sums of eight 3x3
    boards, 72 stones: the sum search values the small parts) and ``clobber solve`` of the
-   4x5 checkerboard (a bitboard proof search that values no parts: a control).
+   4x5 checkerboard (a bitboard proof search; it values the parts that split off when
+   the search of the tree asks for them);
+4. the answer path: random parts of the two largest sizes valued one by one by
+   ``values.clobber_value``, with no database and with it (microseconds a part).
 """
 
 from __future__ import annotations
@@ -144,13 +147,51 @@ def effect(db_dir: Path, repeat: int) -> None:
                   + f"   (with {built}: {extra['hits']:,} hits, {extra['loaded']:,} loaded)")
 
 
+def hits(db_dir: Path, count: int) -> None:
+    print(f"== 4. {count} random parts of each of the database's two largest sizes valued "
+          "one by one (clobber_value), without and with the database, each in a fresh "
+          "process")
+    for mode in ("off", "on"):
+        out = subprocess.run([sys.executable, "-c", HITS_CHILD, mode, str(db_dir), str(count)],
+                             check=True, capture_output=True, text=True).stdout
+        print("  " + out.strip().splitlines()[-1])
+
+
+#: The child of section 4.
+HITS_CHILD = r"""
+import random, sys, time
+from clobbermania.clobber import _partdb_kernels as pk, partdb, values
+from clobbermania.stones import Position
+mode, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+db = partdb.PartDatabase.open(path)
+values.use_part_database(None if mode == "off" else db)
+rng = random.Random(1)
+def text(h, w, b, x):
+    return "/".join("".join("x" if b >> (r * w + c) & 1 else "o" if x >> (r * w + c) & 1
+                            else "." for c in range(w)) for r in range(h))
+ps = []
+for n in (db.max_squares - 1, db.max_squares):
+    keys = db.keys(n)
+    for i in rng.sample(range(len(keys)), count):
+        ps.append(Position.from_string(text(*(int(v) for v in pk.unpack(keys[i])))))
+values.clobber_value(Position.from_string("xo"))      # compiled and opened before the clock
+t = time.process_time()
+for p in ps:
+    values.clobber_value(p)
+dt = time.process_time() - t
+print(f"{mode}: {len(ps)} parts of {db.max_squares - 1}-{db.max_squares} squares, "
+      f"{dt:.2f} CPU s, {1e6 * dt / len(ps):.0f} us a part; {values.part_database_stats()}")
+"""
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--max-squares", type=int, default=10)
     ap.add_argument("--sample", type=int, default=30, help="parts checked per size")
     ap.add_argument("--repeat", type=int, default=1, help="runs per effect figure")
     ap.add_argument("--db", type=Path, help="use this built database (skip section 1)")
-    ap.add_argument("--skip", nargs="*", default=[], choices=["check", "effect"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["check", "effect", "hits"])
+    ap.add_argument("--hits", type=int, default=1000, help="parts a size in section 4")
     args = ap.parse_args()
     print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}")
@@ -162,6 +203,8 @@ def main() -> None:
             check(db_dir, args.sample)
         if "effect" not in args.skip:
             effect(db_dir, args.repeat)
+        if "hits" not in args.skip:
+            hits(db_dir, args.hits)
 
 
 if __name__ == "__main__":
