@@ -476,7 +476,8 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
         entries = _good_prefix(manifest)
         report = BuildReport(db_dir=db_dir, max_squares=max_squares, resumed_from=1,
                              jobs=jobs)
-        need = BYTES_PER_PART * sum(PARTS_BY_SIZE[n] for n in range(2, max_squares + 1))
+        # each forked process grows its own copy of values.py's table: counted in full
+        need = BYTES_PER_PART * jobs * sum(PARTS_BY_SIZE[n] for n in range(2, max_squares + 1))
         room = memory_room()
         if len(entries) < max_squares - 1 and need > room:
             raise PartDatabaseError(
