@@ -16,6 +16,7 @@ table evictions, peak resident memory. ``--json FILE`` writes the rows.
 
     python benchmarks/impartial_grids.py [--cases 4x5,4x6,5x5] [--modes before,after]
         [--limit 400] [--parts memory:8] [--json FILE]
+    python benchmarks/impartial_grids.py --build 10 [--jobs 2]
 
 The stretch grids (2x14, 3x9, 4x7) are cases like any other: ``--cases 2x14,3x9,4x7``.
 """
@@ -29,6 +30,7 @@ import resource
 import signal
 import sys
 import time
+from pathlib import Path
 
 from clobbermania.clobber.gridparts import GridPartDatabase, build_grid_parts
 from clobbermania.clobber.impartial import GrundySolver
@@ -125,6 +127,27 @@ def run_case(rows: int, cols: int, mode: str, parts: GridPartDatabase | None,
     return row
 
 
+def build_figures(max_squares: int, jobs: int, sample: int) -> None:
+    """Build the grid-part database to ``max_squares`` in a temporary directory: CPU and
+    wall seconds per size, parts, bytes on disk, and ``sample`` parts checked against the
+    plain search."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        c0, w0 = time.process_time(), time.perf_counter()
+        db = build_grid_parts(d, max_squares=max_squares, jobs=jobs)
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+        size = sum(f.stat().st_size for f in Path(d).iterdir() if f.is_file())
+        per = ", ".join(f"{n}: {t:.2f}" for n, t in db.build_report.seconds_by_size.items())
+        print(f"grid-part database to {max_squares} squares, {jobs} thread(s): "
+              f"{db.count:,} parts, {size / 2**20:.1f} MiB, {cpu:.1f} CPU s, {wall:.1f} s "
+              f"wall (wall seconds by size: {per})")
+        c0 = time.process_time()
+        checked = db.verify(sample=sample)
+        print(f"  {checked:,} random parts equal to the plain search "
+              f"({time.process_time() - c0:.1f} CPU s)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", default="4x5,4x6,5x5")
@@ -132,7 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=float, default=400.0, help="CPU seconds a case")
     ap.add_argument("--parts", default="memory:8")
     ap.add_argument("--json", dest="json_file")
+    ap.add_argument("--build", type=int, metavar="N",
+                    help="only build the grid-part database to N squares (temporary "
+                         "directory) and print its figures")
+    ap.add_argument("--jobs", type=int, default=2, help="threads of --build")
     args = ap.parse_args(argv)
+    if args.build:
+        build_figures(args.build, args.jobs, sample=5000)
+        return 0
     parts, build = _parts(args.parts)
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on "
           f"{os.cpu_count()} cores; parts {args.parts}"
