@@ -160,6 +160,35 @@ def test_symmetric_and_swapped_parts(shipped):
         assert shipped.value(padded) is g
 
 
+def test_board_value_ids(shipped):
+    # parts placed on a 7 x 9 board (63 squares), the colours maybe swapped, in one call
+    rng = random.Random(9)
+    rows, cols = 7, 9
+    blacks, whites, expect = [], [], []
+    for n in range(2, 9):
+        keys = shipped.keys(n)
+        for i in rng.sample(range(len(keys)), min(30, len(keys))):
+            h, w, b, x = (int(v) for v in pk.unpack(keys[i]))   # w <= 8 < cols
+            text = _text(h, w, b, x)
+            if rng.random() < 0.5:
+                text = text.translate(str.maketrans("xo", "ox"))
+            dr, dc = rng.randrange(rows - h + 1), rng.randrange(cols - w + 1)
+            bm = wm = 0
+            for r, line in enumerate(text.split("/")):
+                for c, ch in enumerate(line):
+                    bit = 1 << ((r + dr) * cols + c + dc)
+                    bm |= bit if ch == "x" else 0
+                    wm |= bit if ch == "o" else 0
+            blacks.append(bm)
+            whites.append(wm)
+            expect.append(shipped.value(text).id)
+    blacks.append((1 << 8) - 2)          # o x x x x x x x o: 9 squares, beyond 8
+    whites.append(1 << 8 | 1)
+    expect.append(-1)
+    ids = shipped.board_value_ids(rows, cols, np.array(blacks), np.array(whites))
+    assert ids.tolist() == expect
+
+
 def test_refuses_non_parts(shipped):
     for bad in ("xo.xo", "xx", "x", "xo./..x", "x./.o"):
         with pytest.raises(NotationError, match="connected part"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._clobber_kernels import canonical, known_get, part_options
+from ._clobber_kernels import _crop, canonical, known_get, part_options
 
 #: The most squares a packed key holds (see the module docstring).
 MAX_PACKED_SQUARES = 12
@@ -139,3 +139,26 @@ def list_options(keys, hkeys, hvals):
             nopt += 1
     opt_start[m] = nopt
     return missing, opt_start, side[:nopt].copy(), ranges[:nopt].copy(), refs[:nref].copy()
+
+
+@njit(cache=True)
+def board_keys(rows, cols, blacks, whites):
+    """For parts given by their (black, white) masks on a rows x cols board (square (r, c)
+    = bit r * cols + c, at most 63 squares): (packed canonical key, squares, negated)
+    arrays, each part cropped to its box and put in canonical form."""
+    m = blacks.shape[0]
+    keys = np.empty(m, np.int64)
+    squares = np.empty(m, np.int64)
+    neg = np.empty(m, np.bool_)
+    for i in range(m):
+        h, w, b, x = _crop(rows, cols, blacks[i], whites[i])
+        kh, kw, kb, kx, ng = canonical(h, w, b, x)
+        keys[i] = pack(kh, kw, kb, kx)
+        n = 0
+        s = kb | kx
+        while s:
+            s &= s - 1
+            n += 1
+        squares[i] = n
+        neg[i] = ng
+    return keys, squares, neg

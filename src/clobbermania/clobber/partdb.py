@@ -681,6 +681,48 @@ class PartDatabase:
         g = self._game_id(n, gi)
         return _cg._neg(g) if neg else g
 
+    def board_value_ids(self, rows: int, cols: int, blacks: np.ndarray, whites: np.ndarray
+                        ) -> np.ndarray:
+        """The cgt ids of many connected parts at once, each given by its (black, white)
+        bitmasks on a rows x cols board of at most 63 squares (square (r, c) = bit
+        r * cols + c); -1 for a part with more squares than the database holds. A numba
+        call keys them all, then one binary search a size.
+
+        >>> db = PartDatabase.open(shipped_db_dir())
+        >>> ids = db.board_value_ids(2, 3, np.array([0b011, 0b001]), np.array([0b100, 0b010]))
+        >>> [str(_cg._objects[i]) for i in ids]
+        ['^', '*']
+        """
+        if rows * cols > 63:
+            raise UnsupportedError(f"board_value_ids takes boards of at most 63 squares, not "
+                                   f"{rows}x{cols}")
+        b = np.ascontiguousarray(blacks, np.int64)
+        x = np.ascontiguousarray(whites, np.int64)
+        keys, squares, neg = _pk.board_keys(rows, cols, b, x)
+        out = np.full(keys.shape[0], -1, np.int64)
+        for n in np.unique(squares).tolist():
+            if n > self.max_squares:
+                continue
+            if n < 2:
+                raise NotationError("a part of the database has stones of both colours")
+            at = np.flatnonzero(squares == n)
+            a = self.arrays(n)
+            idx = np.searchsorted(a["keys"], keys[at])
+            idx = np.minimum(idx, a["keys"].shape[0] - 1)
+            if not np.array_equal(a["keys"][idx], keys[at]):
+                raise NotationError("board_value_ids was given a part that is not one "
+                                    "connected part with stones of both colours")
+            gi = np.asarray(a["value"])[idx].astype(np.int64)
+            memo = self._ids.get(n)
+            if memo is None:
+                memo = self._ids[n] = np.full(a["games"].shape[0] - 1, -1, np.int64)
+            for g in np.unique(gi[memo[gi] < 0]).tolist():
+                _rebuild(np.asarray(a["games"]), a["options"], g, memo)
+            out[at] = memo[gi]
+        for i in np.flatnonzero(neg & (out >= 0)).tolist():
+            out[i] = _cg._neg(int(out[i]))
+        return out
+
     def _bitboard(self, part: str | int) -> tuple[int, int, int, int]:
         if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
             h, w, b, x = (int(v) for v in _pk.unpack(np.int64(part)))
