@@ -18,7 +18,8 @@ Sections (each prints its figures as it goes):
    4x5 checkerboard (a bitboard proof search; it values the parts that split off when
    the search of the tree asks for them);
 4. the answer path: random parts of the two largest sizes valued one by one by
-   ``values.clobber_value``, with no database and with it (microseconds a part).
+   ``values.clobber_value``, with no database and with it, and all at once by
+   ``PartDatabase.board_value_ids`` (microseconds a part, games built on the way).
 """
 
 from __future__ import annotations
@@ -151,10 +152,10 @@ def hits(db_dir: Path, count: int) -> None:
     print(f"== 4. {count} random parts of each of the database's two largest sizes valued "
           "one by one (clobber_value), without and with the database, each in a fresh "
           "process")
-    for mode in ("off", "on"):
+    for mode in ("off", "on", "batch"):
         out = subprocess.run([sys.executable, "-c", HITS_CHILD, mode, str(db_dir), str(count)],
                              check=True, capture_output=True, text=True).stdout
-        print("  " + out.strip().splitlines()[-1])
+        print("\n".join("  " + line for line in out.strip().splitlines()))
 
 
 #: The child of section 4.
@@ -175,10 +176,24 @@ for n in (db.max_squares - 1, db.max_squares):
     for i in rng.sample(range(len(keys)), count):
         ps.append(Position.from_string(text(*(int(v) for v in pk.unpack(keys[i])))))
 values.clobber_value(Position.from_string("xo"))      # compiled and opened before the clock
-t = time.process_time()
-for p in ps:
-    values.clobber_value(p)
-dt = time.process_time() - t
+if mode == "batch":     # PartDatabase.board_value_ids: the parts as masks on a 6 x 10 board
+    import numpy as np
+    masks = np.array([[sum(1 << (k // p.board.cols * 10 + k % p.board.cols)
+                           for k in range(p.board.n) if m >> k & 1)
+                       for m in (p.black, p.white)] for p in ps])
+    db.board_value_ids(6, 10, masks[:1, 0], masks[:1, 1])
+    t = time.process_time()
+    ids = db.board_value_ids(6, 10, masks[:, 0], masks[:, 1])
+    dt = time.process_time() - t
+    assert (ids >= 0).all()
+    t = time.process_time()
+    db.board_value_ids(6, 10, masks[:, 0], masks[:, 1])
+    print(f"batch again (games built): {1e6 * (time.process_time() - t) / len(ps):.1f} us a part")
+else:
+    t = time.process_time()
+    for p in ps:
+        values.clobber_value(p)
+    dt = time.process_time() - t
 print(f"{mode}: {len(ps)} parts of {db.max_squares - 1}-{db.max_squares} squares, "
       f"{dt:.2f} CPU s, {1e6 * dt / len(ps):.0f} us a part; {values.part_database_stats()}")
 """
