@@ -36,6 +36,11 @@ thus runs a few calls per level instead of a few per part. A tree larger than th
 kernel's limit, or any part when cgt's kernels are off, goes to the plain recursion part
 by part (which checks the clock often).
 
+The part database (:mod:`clobbermania.clobber.partdb`: the value of every connected part
+up to N squares, 8 shipped with the package) is asked before a grid part is valued (see
+:func:`use_part_database`); it holds the values this module computes, so answers do not
+depend on it.
+
 >>> print(clobber_value(Position.from_string("xxo")), clobber_value(Position.from_string("xoxox")))
 ^ {*|v}
 >>> r = value_result(Position.from_string("xo/ox"))
