@@ -94,9 +94,8 @@ _SWAP = str.maketrans("xo", "ox")
 _CELL_CHAR = {EMPTY: ".", BLACK: "x", WHITE: "o"}
 # nodes the kernel searches between two looks at the clock (its memo keeps the progress)
 _KERNEL_CHUNK = 20_000
-# the least chunk under a node cap: more than the depth of any search on <= 64 squares (a
-# move removes a stone, a move in the nimber lowers it), so every chunk finishes a value
-_MIN_CHUNK = 1_000
+# the least chunk under a node cap (doubled after a chunk that finished nothing)
+_MIN_CHUNK = 65
 #: Components of more stones than this are valued by the outcome search (is G + *k a
 #: loss?), smaller ones by the plain mex search; 10 measured best on the 4x6 grid.
 EXACT_STONES = 10
@@ -444,16 +443,18 @@ class GrundySolver:
         # cut-offs skip most options; small ones: the plain mex search
         by_outcomes = (key[2] | key[3]).bit_count() > self.exact_stones
         budget = np.zeros(1, dtype=np.int64)
+        floor = _MIN_CHUNK
         while True:
             before = len(memo) + len(table)
             if memo.full:  # (below the limit: checked after the chunk that filled it)
                 K.grow_memo(memo)
             if table.full:
                 K.grow_table(table)
-            # under a node cap, a chunk of at least _MIN_CHUNK visits (more than the depth
-            # of any search on <= 64 squares) finishes at least one value, so it advances
+            # under a node cap a chunk stops at the cap; one that finished nothing (a path
+            # deeper than its budget) is followed by one twice as long, so the search
+            # always advances
             budget[0] = _KERNEL_CHUNK if cap is None else \
-                max(_MIN_CHUNK, min(_KERNEL_CHUNK, cap - self.searched))
+                max(floor, min(_KERNEL_CHUNK, cap - self.searched))
             if by_outcomes:
                 g = K.value_by_outcomes(b, w, adj, tabs, cols, *memo.arrays(),
                                         *table.arrays(), budget, self.exact_stones, *parts,
@@ -464,6 +465,8 @@ class GrundySolver:
             self.searched += len(memo) + len(table) - before
             if g >= 0:
                 return int(g)
+            if len(memo) + len(table) == before:
+                floor *= 2
             _check_node_cap(self.searched, cap)
             if len(memo) + len(table) + len(self.values) >= self.memo_limit:
                 if len(table) >= self.memo_limit // 4:
