@@ -253,18 +253,19 @@ def clobber_section(args, results: dict) -> None:
     new_rows = len(after) - len(before)
     same = json.dumps([second.answer["winner"], sorted(second.answer["winning_moves"])]) \
         in answers
-    total_jobs = len(before) + d["jobs"]
+    ran = d["jobs"] - d["jobs_reused"]   # "jobs" counts the reused ones too
+    total_jobs = len(before) + ran
     print(f"  killed at {first_sitting.wall:.1f} s ({args.kill_at:.0%} of {wall:.1f} s): "
           f"{len(before):,} jobs stored, CPU {first_sitting.total_cpu:.1f} s")
-    print(f"  run again: {d['jobs']:,} jobs run, {d['jobs_reused']:,} reused, "
-          f"{new_rows:,} rows added (none run twice: {new_rows == d['jobs'] and kept}), "
+    print(f"  run again: {ran:,} jobs run, {d['jobs_reused']:,} reused, "
+          f"{new_rows:,} rows added (none run twice: {new_rows == ran and kept}), "
           f"wall {second.wall:.1f} s, CPU {second.total_cpu:.1f} s, same answer: {same}")
     print(f"  jobs run in both sittings {total_jobs:,} against {summary[name]['jobs']:,.0f} "
           f"(median uninterrupted); CPU {first_sitting.total_cpu + second.total_cpu:.1f} s "
           f"against {summary[name]['cpu']:.1f} s")
     results["clobber"]["killed"] = {
         "cpus": args.kill_cpus, "killed_at": first_sitting.wall, "stored": len(before),
-        "second_jobs": d["jobs"], "second_reused": d["jobs_reused"], "new_rows": new_rows,
+        "second_jobs": ran, "second_reused": d["jobs_reused"], "new_rows": new_rows,
         "kept": kept, "same_answer": same, "total_jobs": total_jobs,
         "cpu": first_sitting.total_cpu + second.total_cpu, "second_wall": second.wall}
 
