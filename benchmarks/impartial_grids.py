@@ -15,7 +15,7 @@ solver's ``searched``: values and outcomes computed), value-memo and outcome-tab
 table evictions, peak resident memory. ``--json FILE`` writes the rows.
 
     python benchmarks/impartial_grids.py [--cases 4x5,4x6,5x5] [--modes before,after]
-        [--limit 400] [--parts memory:8] [--json FILE]
+        [--limit 400] [--parts memory:8] [--exact-stones 10] [--json FILE]
     python benchmarks/impartial_grids.py --build 10 [--jobs 2]
 
 The stretch grids (2x14, 3x9, 4x7) are cases like any other: ``--cases 2x14,3x9,4x7``.
@@ -49,13 +49,16 @@ def _parts(spec: str) -> tuple[GridPartDatabase | None, float]:
     return GridPartDatabase.open(spec), 0.0
 
 
+EXACT = {"after": 10}  # --exact-stones of the after mode
+
+
 def _solve(rows: int, cols: int, mode: str, parts: GridPartDatabase | None) -> dict:
     if mode == "before":
         solver = GrundySolver(parts=None, exact_stones=64)
     elif mode == "check":
         solver = GrundySolver(parts=None, exact_stones=14)
     else:
-        solver = GrundySolver(parts=parts)
+        solver = GrundySolver(parts=parts, exact_stones=EXACT["after"])
     t0 = time.process_time()
     note = None
     try:
@@ -159,7 +162,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="only build the grid-part database to N squares (temporary "
                          "directory) and print its figures")
     ap.add_argument("--jobs", type=int, default=2, help="threads of --build")
+    ap.add_argument("--exact-stones", type=int, default=10,
+                    help="the after mode values parts of up to this many stones by the "
+                         "plain search (GrundySolver's exact_stones)")
     args = ap.parse_args(argv)
+    EXACT["after"] = args.exact_stones
     if args.build:
         build_figures(args.build, args.jobs, sample=5000)
         return 0
