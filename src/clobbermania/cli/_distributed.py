@@ -72,12 +72,20 @@ def run_distributed(label: str, describe: Callable[[str, dict], str], store: str
     store ``store`` and the Ray cluster (a private one, or the one at ``address``), with
     a progress line ``describe(label, info)`` on stderr when it is a terminal. Ray is
     checked first, so that nothing (no store file) is created when it is missing."""
-    from ..distributed.cluster import actor_memory, check_reachable, cluster, require_ray
+    from ..distributed.cluster import (
+        actor_memory,
+        check_cpus,
+        check_reachable,
+        cluster,
+        require_ray,
+    )
     from ..distributed.store import JobStore
 
     require_ray()
-    # refused before the store is made: a bad $CLOBBERMANIA_ACTOR_MEMORY, a dead --address
+    # refused before the store is made: a bad $CLOBBERMANIA_ACTOR_MEMORY, more --cpus than
+    # this machine has for a private Ray, a dead --address
     actor_memory()
+    check_cpus(cpus, address)
     if address is not None:
         check_reachable(address)
     with JobStore.open(store) as job_store, cluster(address, cpus) as c, \

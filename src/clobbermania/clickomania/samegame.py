@@ -347,7 +347,9 @@ def play_samegame(board: Board, time_limit: float | None = 60.0, seed: int = 0,
     tt_val = np.zeros(1 << ENDGAME_TT_BITS, dtype=np.int64)
     eg_path = np.zeros(L, dtype=np.int16)
     eg_stats = np.zeros(3, dtype=np.int64)
-    eg_nodes = (max(ENDGAME_NODES_MIN, int(ENDGAME_NODES_PER_SECOND * (time_limit or 0)))
+    # (at most 2**62: a huge time limit must not overflow the kernel's int64)
+    eg_nodes = (max(ENDGAME_NODES_MIN,
+                    min(int(ENDGAME_NODES_PER_SECOND * (time_limit or 0)), 1 << 62))
                 if endgame_nodes is None else endgame_nodes)
     eg_count = [0, 0]  # calls, nodes
 

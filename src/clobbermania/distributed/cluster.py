@@ -54,7 +54,7 @@ from ..limits import address_space
 
 __all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "require_ray",
            "ACTOR_MEMORY", "ACTOR_MEMORY_ENV", "ACTOR_ROOM", "actor_memory",
-           "run_memory_check_job", "CONNECT_SECONDS", "check_reachable",
+           "run_memory_check_job", "CONNECT_SECONDS", "check_reachable", "check_cpus",
            "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS", "PIPELINE", "processes_using"]
 
 #: The address-space cap of one actor process (RLIMIT_AS), in bytes: a job that needs
@@ -427,6 +427,41 @@ def processes_using(directory: str) -> list[int]:
     return found
 
 
+def _machine_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, else the machine's count): the
+    most actors a private Ray starts.
+
+    >>> _machine_cpus() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):   # no affinity mask on this platform
+        return os.cpu_count() or 1
+
+
+def check_cpus(cpus: int | None, address: str | None = None) -> int:
+    """This machine's CPUs, after refusing with one sentence ``cpus`` actors that a
+    private Ray (no ``address``) cannot give one CPU each (a command checks it before it
+    opens its job store; a joined cluster's CPUs are checked once it is joined).
+
+    >>> check_cpus(10**6)
+    Traceback (most recent call last):
+    ...
+    clobbermania.distributed.cluster.ClusterError: --cpus 1,000,000 is more than the ... \
+CPUs of this machine (a private Ray runs one actor per CPU); give at most ..., or --address \
+to use a cluster
+    """
+    machine = _machine_cpus()
+    if cpus is not None and cpus < 1:
+        raise ClusterError(f"--cpus must be at least 1, not {cpus}")
+    if address is None and cpus is not None and cpus > machine:
+        raise ClusterError(f"--cpus {cpus:,} is more than the {machine} CPUs of this machine "
+                           "(a private Ray runs one actor per CPU); give at most "
+                           f"{machine}, or --address to use a cluster")
+    return machine
+
+
 def check_reachable(address: str) -> None:
     """ClusterError when nothing accepts a connection at ``address`` ("HOST:PORT") within
     :data:`CONNECT_SECONDS` (Ray itself retries for minutes); :func:`cluster` checks it
@@ -463,16 +498,16 @@ def cluster(address: str | None = None, cpus: int | None = None,
     ClusterError when Ray cannot be started or joined, or the cap leaves an actor no room.
     """
     ray = require_ray()
-    if cpus is not None and cpus < 1:
-        raise ClusterError(f"--cpus must be at least 1, not {cpus}")
+    machine = total = check_cpus(cpus, address)
     cap = actor_memory(memory)
     if ray.is_initialized():
         raise ClusterError("Ray is already running in this process; one cluster at a time")
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     temp_dir = None
+    machine = total = check_cpus(cpus, address)
     try:
         if address is None:
-            n = cpus or os.cpu_count() or 1
+            n = cpus or machine
             temp_dir = tempfile.mkdtemp(prefix="cbm-ray-")
             _loopback_only(ray)
             ray.init(address="local", num_cpus=n, include_dashboard=False,
@@ -485,7 +520,8 @@ def cluster(address: str | None = None, cpus: int | None = None,
                 _loopback_only(ray)   # a head on this machine's loopback interface
             ray.init(address=address, log_to_driver=False, configure_logging=False,
                      namespace="clobbermania")
-            n = cpus or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            total = int(ray.cluster_resources().get("CPU", 0))
+            n = cpus or max(1, total)
     except (ConnectionError, RuntimeError, ValueError) as e:
         if ray.is_initialized():
             ray.shutdown()
@@ -502,6 +538,12 @@ def cluster(address: str | None = None, cpus: int | None = None,
         raise ClusterError(f"could not {where}: {str(e).splitlines()[0] if str(e) else e}"
                            f"{hint}") from None
     try:
+        if address is not None and total < 1:
+            raise ClusterError(f"the Ray cluster at {address} has no CPU to run an actor on")
+        if address is not None and n > total:
+            raise ClusterError(f"--cpus {n:,} is more than the {total} CPUs of the Ray "
+                               f"cluster at {address} (one actor per CPU: the others would "
+                               "wait for a CPU forever)")
         actor_cls = ray.remote(_Worker)
         c = Cluster(ray, actor_cls, n, address, cap)
         c.temp_dir = temp_dir

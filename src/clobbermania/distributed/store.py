@@ -166,7 +166,11 @@ def _create(path: Path) -> None:
     while creating leaves no half-made file), and a store another process created
     meanwhile is kept."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:   # (mkdir's "File exists" would not say which)
+            raise JobStoreError(f"cannot create the job store {path} ({path.parent} is a "
+                                "file, not a directory)") from None
         tmp_name = str(path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp")
         # the permissions of any new file (0666 less the umask), not mkstemp's 0600
         fd = os.open(tmp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -1,0 +1,129 @@
+"""Issue 27's contract checked as a demanding user would, for the defects a red-team pass
+found: more actors than CPUs, a store whose directory is a file, a huge time limit.
+
+No test here starts a Ray: each refusal comes before Ray starts (or, for a joined
+cluster, from a stand-in of the ``ray`` module that answers like a cluster of 2 CPUs).
+"""
+
+from __future__ import annotations
+
+import socket
+import types
+
+import pytest
+
+from clobbermania.cli import main
+from clobbermania.clickomania.rules import Board
+from clobbermania.clickomania.samegame import play_samegame
+from clobbermania.distributed import cluster as cluster_mod
+from clobbermania.distributed.cluster import ClusterError, check_cpus, cluster
+from clobbermania.distributed.samegame import search_samegame_distributed
+from clobbermania.distributed.store import JobStore, JobStoreError
+
+COMMANDS = [["clobber", "solve", "xo/ox", "--first", "black"],
+            ["grundy", "value", "xoxo"],
+            ["samegame", "play", "1122/2211", "--max-playouts", "10"],
+            ["samegame", "bench", "--boards", "1", "--max-playouts", "10"]]
+
+
+def _exit(argv: list[str], capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_more_cpus_than_the_machine_is_refused_before_the_store(command, capsys, tmp_path):
+    """A private Ray runs one actor per CPU: --cpus past the machine's CPUs (here 3 on a
+    2-core machine started 3 actors; 10**20 gave Ray's own resource message) is one
+    sentence, exit 2, before Ray starts and before the store is made."""
+    pytest.importorskip("ray", reason="Ray is not installed (clobbermania[distributed])")
+    machine = check_cpus(None)
+    store = tmp_path / "jobs.sqlite"
+    for cpus in (machine + 1, 10**20):
+        code, out, err = _exit([*command, "--json", "--distributed", "--cpus", str(cpus),
+                                "--store", str(store)], capsys)
+        assert code == 2 and out == ""
+        assert err == (f"error: --cpus {cpus:,} is more than the {machine} CPUs of this "
+                       f"machine (a private Ray runs one actor per CPU); give at most "
+                       f"{machine}, or --address to use a cluster\n")
+        assert not store.exists()
+
+
+def test_check_cpus_takes_the_machines_cpus_and_any_number_for_a_cluster():
+    machine = check_cpus(None)
+    assert machine >= 1 and check_cpus(machine) == machine
+    assert check_cpus(machine + 100, "head:6379") == machine   # checked once joined
+    with pytest.raises(ClusterError, match="at least 1, not 0"):
+        check_cpus(0)
+
+
+class _FakeRay(types.SimpleNamespace):
+    """The part of the ``ray`` module that :func:`cluster` uses to join a cluster, for a
+    cluster of ``cpus`` CPUs: it records what is called."""
+
+    def __init__(self, cpus: int) -> None:
+        super().__init__(calls=[], _cpus=cpus, _up=False)
+
+    def is_initialized(self) -> bool:
+        return self._up
+
+    def init(self, **kw) -> None:
+        self.calls.append(("init", kw.get("address")))
+        self._up = True
+
+    def cluster_resources(self) -> dict:
+        return {"CPU": float(self._cpus)}
+
+    def shutdown(self) -> None:
+        self.calls.append(("shutdown",))
+        self._up = False
+
+    def remote(self, cls):   # pragma: no cover - the refusal comes first
+        raise AssertionError("no actor may be started")
+
+
+def test_more_cpus_than_a_joined_cluster_has_is_refused(monkeypatch):
+    """Actors past a joined cluster's CPUs would wait for a CPU forever: refused with one
+    sentence once the cluster answers, and the driver disconnects."""
+    fake = _FakeRay(2)
+    monkeypatch.setattr(cluster_mod, "require_ray", lambda: fake)
+    with socket.create_server(("127.0.0.1", 0)) as server:   # an address that answers
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+        with pytest.raises(ClusterError) as exc, cluster(address, cpus=3):
+            pass
+        assert str(exc.value) == (f"--cpus 3 is more than the 2 CPUs of the Ray cluster at "
+                                  f"{address} (one actor per CPU: the others would wait for "
+                                  f"a CPU forever)")
+        assert fake.calls == [("init", address), ("shutdown",)]
+        empty = _FakeRay(0)
+        monkeypatch.setattr(cluster_mod, "require_ray", lambda: empty)
+        with pytest.raises(ClusterError) as exc, cluster(address):
+            pass
+        assert str(exc.value) == f"the Ray cluster at {address} has no CPU to run an actor on"
+        assert empty.calls[-1] == ("shutdown",)
+
+
+def test_a_store_under_a_file_names_the_file(tmp_path, capsys):
+    """mkdir's bare "File exists" did not say which file was in the way."""
+    (tmp_path / "notes.txt").write_text("my notes")
+    store = tmp_path / "notes.txt" / "jobs.sqlite"
+    with pytest.raises(JobStoreError) as exc:
+        JobStore.open(store)
+    assert str(exc.value) == (f"cannot create the job store {store} ({tmp_path / 'notes.txt'}"
+                              f" is a file, not a directory)")
+    assert (tmp_path / "notes.txt").read_text() == "my notes"
+
+
+def test_a_huge_time_limit_is_a_search_that_the_playouts_end():
+    """--time-limit 1e300 overflowed the exact endgame's int64 node budget (a numba
+    traceback, with and without --distributed); it is now the search that
+    --max-playouts ends, as with any time limit it cannot reach."""
+    board = Board.from_string("1221/2112/1122")
+    huge = play_samegame(board, time_limit=1e300, max_playouts=50, seed=3)
+    long = play_samegame(board, time_limit=1e6, max_playouts=50, seed=3)
+    assert (huge.score, huge.moves) == (long.score, long.moves) == (1020, ("a3", "a3", "a3"))
+    results, info = search_samegame_distributed([board], cluster=None, time_limit=1e300,
+                                                max_playouts=50, seed=3)
+    assert (results[0].score, results[0].moves, info["jobs"]) == (huge.score, huge.moves, 1)
