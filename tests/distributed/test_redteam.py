@@ -127,3 +127,22 @@ def test_a_huge_time_limit_is_a_search_that_the_playouts_end():
     results, info = search_samegame_distributed([board], cluster=None, time_limit=1e300,
                                                 max_playouts=50, seed=3)
     assert (results[0].score, results[0].moves, info["jobs"]) == (huge.score, huge.moves, 1)
+
+
+def test_a_pool_waits_no_longer_than_its_timeout():
+    """``JobPool.next(timeout)``: None when no job finished in time (a driver's deadline
+    or Ctrl-C need not wait for a long job), the answer when one did."""
+    pytest.importorskip("ray", reason="Ray is not installed (clobbermania[distributed])")
+    import time
+
+    with cluster(cpus=1) as c:
+        pool = c.pool("clobber_search.run_outcome_job", 10**9)
+        pool.submit({"board": "xo", "to_move": "white"}, "small")
+        tag, answer = pool.next(timeout=120)
+        assert (tag, answer["winner"]) == ("small", "white")
+        pool.submit({"board": "xoxox/oxoxo/xoxox/oxoxo/xoxox", "to_move": "black"}, "big")
+        t0 = time.monotonic()
+        assert pool.next(timeout=0.5) is None
+        assert time.monotonic() - t0 < 5
+        assert pool.busy    # the job is still running; the driver may wait again or drop
+        pool.drop()

@@ -44,6 +44,7 @@ import shutil
 import signal
 import socket
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -253,11 +254,15 @@ class Cluster:
             self._load[slot] += 1
             pool.in_flight += 1
 
-    def _wait_one(self, pool: JobPool) -> tuple[Any, dict] | None:
-        """Wait for one task; the (tag, answer) of a finished job of ``pool``, or None
-        (a stale task finished, or an actor died and its job was queued again)."""
+    def _wait_one(self, pool: JobPool, timeout: float | None = None
+                  ) -> tuple[Any, dict] | None | bool:
+        """Wait for one task; the (tag, answer) of a finished job of ``pool``, None (a
+        stale task finished, or an actor died and its job was queued again), or False
+        when no task finished within ``timeout`` seconds."""
         ray = self._ray
-        ready, _ = ray.wait(list(self._running), num_returns=1)
+        ready, _ = ray.wait(list(self._running), num_returns=1, timeout=timeout)
+        if not ready:
+            return False
         ref = ready[0]
         slot, actor, owner, tag, (payload, deaths) = self._running.pop(ref)
         current = self.actors[slot] is actor   # (not an actor replaced since)
@@ -338,13 +343,20 @@ class JobPool:
         self.queue.append((tag, payload, 0))
         self.cluster._dispatch(self)
 
-    def next(self) -> tuple[Any, dict]:
-        """The (tag, answer) of the next job to finish (ClusterError when none is left)."""
+    def next(self, timeout: float | None = None) -> tuple[Any, dict] | None:
+        """The (tag, answer) of the next job to finish (ClusterError when none is left);
+        with ``timeout`` (seconds), None when no job finished within it, so that a
+        driver can stop at its deadline, or at a Ctrl-C, while jobs run (a job stopped
+        so is lost, its actor runs it to its end unheard: :meth:`drop`)."""
         if not self.busy:
             raise ClusterError("no job is queued or running")
+        end = None if timeout is None else time.monotonic() + max(0.0, timeout)
         while True:
             self.cluster._dispatch(self)
-            got = self.cluster._wait_one(self)
+            left = None if end is None else max(0.0, end - time.monotonic())
+            got = self.cluster._wait_one(self, left)
+            if got is False:
+                return None
             if got is not None:
                 self.cluster._dispatch(self)
                 return got
