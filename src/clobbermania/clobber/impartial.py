@@ -34,7 +34,7 @@ How a value is computed:
   is a loss for the player to move iff the Grundy value of G is k (Sprague-Grundy; the
   method of Lemoine and Viennot for Sprouts), so the value is the first k whose sum is
   proved lost, and a win needs only one losing option (issue 28: the 4x6 checkerboard in
-  about 35 s of CPU instead of more than 240 s).
+  about 22 s of CPU; the plain search had not finished after 150 s).
 - Grid parts of up to ``parts.max_squares`` stones are looked up in the grid-part
   database (:mod:`clobbermania.clobber.gridparts`; by default the one built by
   ``grundy build-parts``, else every part of up to 8 squares built in memory).
