@@ -146,3 +146,39 @@ def test_a_pool_waits_no_longer_than_its_timeout():
         assert time.monotonic() - t0 < 5
         assert pool.busy    # the job is still running; the driver may wait again or drop
         pool.drop()
+
+
+class _EndlessPool:
+    """A job pool whose searches never end: ``next(timeout)`` always times out."""
+
+    def __init__(self) -> None:
+        self.waits: list[float | None] = []
+        self.dropped = False
+        self.submitted = 0
+
+    def submit(self, payload: dict, tag) -> None:
+        self.submitted += 1
+
+    def next(self, timeout: float | None = None):
+        if timeout is None:   # the driver would wait for the search's whole time limit
+            raise AssertionError("the driver waited with no timeout")
+        self.waits.append(timeout)
+        return None
+
+    def drop(self) -> None:
+        self.dropped = True
+
+
+def test_ctrl_c_stops_a_distributed_samegame_run_while_its_searches_run(monkeypatch):
+    """The driver used to wait for a running search to end (its whole --time-limit, 60 s
+    by default; 11 s after Ctrl-C here) before it looked at Ctrl-C."""
+    import clobbermania.distributed.samegame as sg
+
+    pool = _EndlessPool()
+    fake = types.SimpleNamespace(cpus=2, slots=4, pool=lambda fn, budget: pool)
+    presses = iter([False, False, False, True])
+    monkeypatch.setattr(sg, "interrupted", lambda: next(presses))
+    board = Board.from_string("1221/2112/1122")
+    with pytest.raises(KeyboardInterrupt):
+        search_samegame_distributed([board], cluster=fake, time_limit=60.0, workers=2)
+    assert pool.waits == [sg.POLL_SECONDS] * 3 and pool.dropped and pool.submitted == 2

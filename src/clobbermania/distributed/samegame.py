@@ -58,13 +58,16 @@ from ..clickomania.samegame import (
 from ..errors import ClobbermaniaError, IllegalMoveError, NotationError
 from ..limits import interrupted
 
-__all__ = ["KIND", "JOB", "ALGORITHM", "SameGameAnswerRefused", "job_key",
+__all__ = ["KIND", "JOB", "ALGORITHM", "POLL_SECONDS", "SameGameAnswerRefused", "job_key",
            "run_samegame_job", "checked_result", "search_samegame_distributed"]
 
 #: The store kind of one seeded SameGame search.
 KIND = "samegame-search"
 #: The job function, as :meth:`.cluster.Cluster.pool` names it.
 JOB = "samegame.run_samegame_job"
+#: Seconds the driver waits for a search to end before it looks at Ctrl-C again (a
+#: search on an actor runs to its time limit: the driver need not wait for it).
+POLL_SECONDS = 0.5
 #: The search's name in a job's key: iterated Monte-Carlo beam search
 #: (:func:`~clobbermania.clickomania.samegame.play_samegame`).
 ALGORITHM = "mcbs"
@@ -271,7 +274,8 @@ def search_samegame_distributed(
     ``progress(info)`` after every job, with boards_done, boards, jobs_done, jobs,
     queued, running, jobs_reused, best_total (of the best games so far) and seconds. A
     Ctrl-C (:func:`clobbermania.limits.interrupted`) stops the run with
-    KeyboardInterrupt; the finished jobs are in the store.
+    KeyboardInterrupt within :data:`POLL_SECONDS` (the searches running are dropped);
+    the finished jobs are in the store.
 
     >>> boards = [Board.from_string("1122/2211"), Board.from_string("112/221/112")]
     >>> results, info = search_samegame_distributed(boards, cluster=None, time_limit=None,
@@ -347,7 +351,10 @@ def search_samegame_distributed(
                 key = waiting.popleft()
                 pool.submit(payloads[key], key)
                 running += 1
-            key, answer = pool.next()
+            got = pool.next(timeout=POLL_SECONDS) if cluster is not None else pool.next()
+            if got is None:   # no search ended yet: look at Ctrl-C again
+                continue
+            key, answer = got
             running -= 1
             worker = str(answer.get("worker", ""))
             record(key, answer, f"the job run by {worker or 'an actor'}")
