@@ -38,6 +38,7 @@ nodes, then split). A run on a store resumes: a stored answer is reused, never r
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -89,7 +90,12 @@ def canonical_key(position: Position, to_move: int) -> str:
 
 
 #: A proof or disproof number that cannot be reached (a decided node's other number).
-INF = 1 << 48
+INF = math.inf
+#: How much harder a position with one stone more is taken to be, as a job: a position
+#: with no job yet weighs GROWTH ** stones, so that a position whose job ran out and was
+#: split (its numbers are its children's: 1/GROWTH of its own) goes on before a sibling
+#: with no job yet (whose job would likely run out too).
+GROWTH = 4
 
 
 @dataclass(eq=False)
@@ -216,10 +222,11 @@ class _Search:
         elif n.status == LOSS:
             n.pn, n.dn, n.avail = INF, 0, False
         elif cs is None:   # a frontier position: mobility (one move may win, all must lose)
-            n.pn, n.dn, n.avail = 1, max(1, n.moves), not n.running
+            w = GROWTH ** n.stones
+            n.pn, n.dn, n.avail = w, w * max(1, n.moves), not n.running
         else:
-            n.pn = min(c.dn for c in cs)
-            n.dn = min(INF, sum(c.pn for c in cs))
+            n.pn = min((c.dn for c in cs), default=INF)   # (the root may have no move)
+            n.dn = sum(c.pn for c in cs)
             n.avail = any(c.avail for c in cs)
 
     def update(self, n: _Node) -> None:
