@@ -182,3 +182,36 @@ def test_ctrl_c_stops_a_distributed_samegame_run_while_its_searches_run(monkeypa
     with pytest.raises(KeyboardInterrupt):
         search_samegame_distributed([board], cluster=fake, time_limit=60.0, workers=2)
     assert pool.waits == [sg.POLL_SECONDS] * 3 and pool.dropped and pool.submitted == 2
+
+
+@pytest.mark.parametrize("text, why", [("{bad", "not JSON: Expecting property name"),
+                                       ("[1, 2]", "not a JSON object")])
+def test_a_stored_answer_that_is_not_a_json_object_is_one_sentence(tmp_path, capsys, text,
+                                                                   why):
+    """A row written by hand (or damaged past PRAGMA quick_check) was a JSONDecodeError
+    traceback in ``jobs export`` and in every resumed command; the file is left as it
+    was."""
+    import sqlite3
+
+    path = tmp_path / "jobs.sqlite"
+    with JobStore.open(path) as store:
+        store.put("grundy-value", "xo", {"grundy": 1}, nodes=1, seconds=0.0)
+        store.put("grundy-value", "xoxo", {"grundy": 3}, nodes=9, seconds=0.0)
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE jobs SET answer = ? WHERE key = 'xoxo'", (text,))
+    con.close()
+    before = path.read_bytes()
+    sentence = (f"the job store {path} is damaged: the answer of its job grundy-value xoxo "
+                f"is {why}")
+    with JobStore.open(path, read_only=True) as store:
+        assert store.get("grundy-value", "xo") == {"grundy": 1}
+        with pytest.raises(JobStoreError, match=sentence.replace("[", r"\[")):
+            store.get("grundy-value", "xoxo")
+        with pytest.raises(JobStoreError, match="is damaged"):
+            list(store.iter_jobs(answers=True))
+        assert [job["key"] for job in store.iter_jobs()] == ["xo", "xoxo"]   # no answers
+    for fmt in ("jsonl", "csv"):
+        code, out, err = _exit(["jobs", "export", str(path), "--format", fmt], capsys)
+        assert code == 2 and err.startswith("error: " + sentence) and err.count("\n") == 1
+    assert path.read_bytes() == before

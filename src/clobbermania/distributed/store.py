@@ -287,7 +287,22 @@ clobbermania job store (not an SQLite file); the file was left unchanged
         """
         row = self._query("SELECT answer FROM jobs WHERE kind = ? AND key = ?",
                           (kind, key)).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else self._answer(kind, key, row[0])
+
+    def _answer(self, kind: str, key: str, text: Any) -> dict:
+        """A stored answer read back: a JSON object, or JobStoreError (one sentence) for
+        a row that is not (a store written by hand or damaged past PRAGMA quick_check)."""
+        try:
+            answer = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            why = f"not JSON: {exc}"
+        else:
+            if isinstance(answer, dict):
+                return answer
+            why = "not a JSON object"
+        raise JobStoreError(f"the job store {self.path} is damaged: the answer of its job "
+                            f"{kind} {key} is {why}; move the store aside, or pass another "
+                            "--store")
 
     def job_id(self, kind: str, key: str) -> int | None:
         """The id of the finished job (``kind``, ``key``), or None when none is stored (a
@@ -324,7 +339,7 @@ clobbermania job store (not an SQLite file); the file was left unchanged
         for row in cursor:
             job = dict(zip(names, row, strict=True))
             if answers:
-                job["answer"] = json.loads(job["answer"])
+                job["answer"] = self._answer(job["kind"], job["key"], job["answer"])
             yield job
 
     def log(self, kind: str | None = None) -> list[dict[str, Any]]:
