@@ -215,3 +215,14 @@ def test_a_stored_answer_that_is_not_a_json_object_is_one_sentence(tmp_path, cap
         code, out, err = _exit(["jobs", "export", str(path), "--format", fmt], capsys)
         assert code == 2 and err.startswith("error: " + sentence) and err.count("\n") == 1
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "127.0.0.1:0", ":6379", "[]:6379"])
+def test_an_address_without_a_host_or_a_port_is_refused_as_such(address):
+    """127.0.0.1:99999 was "no Ray cluster answers ... (Connection refused)"."""
+    from clobbermania.distributed.cluster import check_reachable
+
+    with pytest.raises(ClusterError) as exc:
+        check_reachable(address)
+    assert str(exc.value) == (f"a Ray address is HOST:PORT with a host and a port from 1 to "
+                              f"65535, not {address!r}")

@@ -489,6 +489,9 @@ def check_reachable(address: str) -> None:
         number = int(port)
     except ValueError:
         raise ClusterError(f"a Ray address is HOST:PORT, not {address!r}") from None
+    if not host.strip("[]") or not 0 < number < 65536:
+        raise ClusterError(f"a Ray address is HOST:PORT with a host and a port from 1 to "
+                           f"65535, not {address!r}")
     try:
         socket.create_connection((host.strip("[]"), number), timeout=CONNECT_SECONDS).close()
     except OSError as e:
