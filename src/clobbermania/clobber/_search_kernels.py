@@ -16,6 +16,11 @@ equal to it by property tests (tests/test_clobber_search.py):
   image under the board's symmetries and, on grids, translation to the top-left corner),
   moves ordered by the opponent's replies (fewest first; a move leaving none wins at
   once), and a node budget so the Python side can check the clock between calls;
+- :func:`reduce_parts` -- simplest-equal replacement of small parts: a part whose value
+  a table (filled by the Python side from :mod:`.values`) knows to be 0, ``*``, ``^`` or
+  ``v`` is replaced by the smallest part of that value (nothing, two stones, three in a
+  chain) on its own squares, so that sums of parts meet in the table whatever their
+  shapes, and :func:`simplify` cancels them in pairs;
 - :func:`alphabeta` -- a depth-limited negamax on mobility, for the computer player.
 
 Every search keeps its stack in arrays: numba's on-disk cache cannot hold recursive
@@ -256,6 +261,167 @@ def tt_store(tkey1, tkey2, tval, twork, a, b, val, work):
     twork[k] = work
 
 
+# -- small parts as values: replaced by the simplest part of equal value, summed -----------
+
+#: The part table (pk1, pk2, pv) maps a part's key (least image, as :func:`canonical`;
+#: its value taken with the owner of ``me`` as Left) to 2 + the id of its value in
+#: :mod:`clobbermania.cgt`'s table; PART_EMPTY: a free slot, PART_PENDING: met, not yet
+#: valued (the Python side values the parts listed in ``pend`` between kernel calls).
+#: The sum table (sk, sv) maps a pair of value ids to 2 + the id of their sum (pairs
+#: listed in ``spend`` to be added); ``lwin[g]`` is 1 when Left moving first wins g.
+PART_EMPTY = 0
+PART_PENDING = 1
+#: Parts of fewer stones are not replaced (:func:`simplify` knows those of two and three).
+PART_MIN_STONES = 4
+#: ``pconst``: the largest part valued (0: none), then the ids of 0, *, ^ and v.
+PC_MAX, PC_ZERO, PC_STAR, PC_UP, PC_DOWN = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def part_slot(pk1, pk2, pv, a, b):
+    """The slot of key (a, b) in a table (pk1, pk2, pv; size a power of two, open
+    addressing): the slot holding it, else the empty slot where it would go. The Python
+    side keeps the tables at most half full."""
+    m = np.int64(pv.shape[0] - 1)
+    i = np.int64(_hash(a, b) & np.uint64(m))
+    while pv[i] != PART_EMPTY and not (pk1[i] == a and pk2[i] == b):
+        i = (i + 1) & m
+    return i
+
+
+@njit(cache=True)
+def part_put(pk1, pk2, pv, keys1, keys2, vals):
+    """Store ``vals[i]`` under key ``(keys1[i], keys2[i])`` for each i."""
+    for k in range(keys1.shape[0]):
+        i = part_slot(pk1, pk2, pv, keys1[k], keys2[k])
+        pk1[i] = keys1[k]
+        pk2[i] = keys2[k]
+        pv[i] = vals[k]
+
+
+@njit(cache=True)
+def _sum_id(g, h, sk1, sk2, sv, spend, pstat):
+    """The id of g + h from the sum table, or -1 (the pair listed in ``spend`` when new)."""
+    if g == h:
+        a, b = np.uint64(g), np.uint64(h)
+    elif g < h:
+        a, b = np.uint64(g), np.uint64(h)
+    else:
+        a, b = np.uint64(h), np.uint64(g)
+    i = part_slot(sk1, sk2, sv, a, b)
+    v = sv[i]
+    if v >= 2:
+        return v - 2
+    if v == PART_EMPTY:
+        n = pstat[1]
+        if n < spend.shape[0]:
+            sk1[i] = a
+            sk2[i] = b
+            sv[i] = PART_PENDING
+            spend[n, 0] = a
+            spend[n, 1] = b
+            pstat[1] = n + 1
+    return -1
+
+
+@njit(cache=True)
+def reduce_parts(me, opp, nbr, syms, cols, row0, pk1, pk2, pv, sk1, sk2, sv, lwin, pend,
+                 spend, pstat, pconst):
+    """(me, opp, verdict): the position (already :func:`simplify`-ed) with every part of
+    ``PART_MIN_STONES`` to ``pconst[PC_MAX]`` stones whose value the part table knows to
+    be 0, ``*``, ``^`` or ``v`` replaced by the simplest part of that value on its own
+    squares (removed; two adjacent stones, ``{0|0}``; three in a chain, ``xxo`` = ^ and
+    ``oox`` = v for the owner of ``me``), then simplified again; ``verdict`` is WIN or
+    LOSS when every part left is valued and the sum table knows their sum (its outcome
+    decides: Left moving first), else 0. A part is a summand whose value alone counts
+    (Albert, Grossman, Nowakowski, Wolfe 2005), so the sum keeps its value and outcome.
+    Parts not in the table are marked pending and listed in ``pend`` (``pstat[0]`` of
+    them), pairs of values not in the sum table in ``spend`` (``pstat[1]``), for the
+    Python side to value between calls."""
+    pmax = pconst[PC_MAX]
+    occ = me | opp
+    rem = occ
+    out_me = me
+    out_opp = opp
+    changed = False
+    total = np.int64(pconst[PC_ZERO])
+    decidable = True
+    while rem:
+        seed = rem & (~rem + U1)
+        comp = flood(seed, occ, nbr)
+        rem &= ~comp
+        c = popcount(comp)
+        if c > pmax:
+            decidable = False
+            continue
+        a, b = canonical(comp & me, comp & opp, syms, cols, row0)
+        i = part_slot(pk1, pk2, pv, a, b)
+        v = pv[i]
+        if v == PART_EMPTY:
+            decidable = False
+            n = pstat[0]
+            if n < pend.shape[0]:
+                pk1[i] = a
+                pk2[i] = b
+                pv[i] = PART_PENDING
+                pend[n, 0] = a
+                pend[n, 1] = b
+                pstat[0] = n + 1
+            continue
+        if v == PART_PENDING:
+            decidable = False
+            continue
+        g = np.int64(v - 2)
+        if decidable:
+            total = _sum_id(total, g, sk1, sk2, sv, spend, pstat) if total != pconst[PC_ZERO] \
+                else g
+            if total < 0:
+                decidable = False
+        if c < PART_MIN_STONES:
+            continue
+        if g == pconst[PC_ZERO]:
+            out_me &= ~comp
+            out_opp &= ~comp
+            changed = True
+        elif g == pconst[PC_STAR]:
+            out_me &= ~comp
+            out_opp &= ~comp
+            changed = True
+            nb = nbr[bit_index(seed)] & comp
+            out_me |= seed
+            out_opp |= nb & (~nb + U1)
+        elif g == pconst[PC_UP] or g == pconst[PC_DOWN]:
+            out_me &= ~comp
+            out_opp &= ~comp
+            changed = True
+            # a square of the part with two neighbours in it (a connected part of three
+            # or more squares has one): the chain's end, middle, end
+            x = comp
+            mid = U0
+            nb = U0
+            while x:
+                mid = x & (~x + U1)
+                x &= ~mid
+                nb = nbr[bit_index(mid)] & comp
+                if popcount(nb) >= 2:
+                    break
+            e1 = nb & (~nb + U1)
+            rest = nb & ~e1
+            e2 = rest & (~rest + U1)
+            if g == pconst[PC_UP]:
+                out_me |= e1 | mid
+                out_opp |= e2
+            else:
+                out_opp |= e1 | mid
+                out_me |= e2
+    verdict = 0
+    if decidable:
+        verdict = WIN if lwin[total] == 1 else LOSS
+    if changed:
+        out_me, out_opp = simplify(out_me, out_opp, nbr)
+    return out_me, out_opp, verdict
+
+
 # -- the proof search -------------------------------------------------------------------------
 
 
@@ -308,13 +474,20 @@ ETC_MIN_STONES = 18
 
 @njit(cache=True)
 def _known_lost_child(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, src, dst, order,
-                      n):
+                      n, pk1, pk2, pv, sk1, sk2, sv, lwin, pend, spend, pstat, pconst):
     """The index of a move whose position the table already holds as lost for the
-    opponent (keyed as :func:`solve` keys a node: simplified, then canonical), else -1."""
+    opponent (keyed as :func:`solve` keys a node: simplified, parts replaced, then
+    canonical), else -1."""
     for k in range(n):
         i = order[k]
         cme, copp = _play(me, opp, src[i], dst[i])
         cme, copp = simplify(cme, copp, nbr)
+        if pconst[PC_MAX] > 0:
+            cme, copp, verdict = reduce_parts(cme, copp, nbr, syms, cols, row0, pk1, pk2,
+                                              pv, sk1, sk2, sv, lwin, pend, spend, pstat,
+                                              pconst)
+            if verdict == LOSS:
+                return i
         if cme == U0:
             return i
         a, b = canonical(cme, copp, syms, cols, row0)
@@ -324,9 +497,12 @@ def _known_lost_child(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, src, d
 
 
 @njit(cache=True)
-def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limit):
+def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limit,
+          pk1, pk2, pv, sk1, sk2, sv, lwin, pend, spend, pstat, pconst):
     """WIN / LOSS for the owner of ``me`` to move, or ABORT once ``stats[0]`` (nodes, kept
-    across calls) exceeds ``limit``; ``stats[1]`` counts table hits; on a WIN found by
+    across calls) exceeds ``limit``; below the root, parts of up to ``pconst[PC_MAX]``
+    stones (0: none) go through :func:`reduce_parts` with the part and sum tables and
+    their pending lists; ``stats[1]`` counts table hits; on a WIN found by
     search (not read from the table) ``stats[2]``, ``stats[3]`` are set to the square
     and target of the winning first move (else -1; ``stats`` holds 4 counters). The table (tkey1,
     tkey2, tval, twork; size a power of two) is kept across calls, so a search resumed
@@ -353,8 +529,17 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
             if stats[0] > limit:
                 return ABORT
             cme, copp = simplify(cme, copp, nbr)
+            verdict = 0
+            if pconst[PC_MAX] > 0 and level > 0:
+                # (not at the root: its winning move is named in its own squares)
+                cme, copp, verdict = reduce_parts(cme, copp, nbr, syms, cols, row0, pk1,
+                                                  pk2, pv, sk1, sk2, sv, lwin, pend, spend,
+                                                  pstat, pconst)
             if cme == U0:
                 result = LOSS
+                entering = False
+            elif verdict != 0:
+                result = verdict
                 entering = False
             else:
                 a, b = canonical(cme, copp, syms, cols, row0)
@@ -375,7 +560,8 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
                         if immediate < 0 and popcount(cme | copp) >= ETC_MIN_STONES:
                             immediate = _known_lost_child(
                                 cme, copp, nbr, syms, cols, row0, tkey1, tkey2, tval,
-                                srcbuf[level], dstbuf[level], ordbuf[level], n)
+                                srcbuf[level], dstbuf[level], ordbuf[level], n,
+                                pk1, pk2, pv, sk1, sk2, sv, lwin, pend, spend, pstat, pconst)
                         if immediate >= 0:
                             tt_store(tkey1, tkey2, tval, twork, a, b, WIN, 1)
                             result = WIN

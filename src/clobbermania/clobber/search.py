@@ -9,7 +9,11 @@ its connected parts (Albert, Grossman, Nowakowski, Wolfe, *An introduction to Cl
 2. positions of at most 64 live stones are searched by the numba negamax of
    :mod:`._search_kernels`, over bitboards, with a transposition table keyed by the least
    image of the stones under the board's symmetries and translation (and colour: "Black to
-   move on (b, w)" is "White to move on (w, b)");
+   move on (b, w)" is "White to move on (w, b)"); on grids, parts of up to
+   :data:`PART_STONES` stones are valued (:mod:`.values`, between kernel calls), those
+   worth 0, *, ^ or v replaced by the simplest part of that value, and a position whose
+   parts are all valued decided by the outcome of their sum
+   (:func:`._search_kernels.reduce_parts`);
 3. sums of rows (every part in one row or column) that the bitboard search has not
    decided in :data:`KERNEL_FIRST_NODES` nodes (:data:`ROW_KERNEL_NODES` beyond
    :data:`ROW_KERNEL_STONES` stones) go to the MCGS-style row-sum search of
@@ -49,7 +53,7 @@ from .rowsum import RowSumSearch, RowSumTimeout
 
 __all__ = ["SolveResult", "solve_outcome", "solve_sum", "perft", "perft_counts",
            "PerftResult", "MAX_PERFT_DEPTH", "choose_move",
-           "SMALL_PART", "SMALL_ROW", "KERNEL_FIRST_NODES", "MAX_STONES"]
+           "SMALL_PART", "SMALL_ROW", "KERNEL_FIRST_NODES", "MAX_STONES", "PART_STONES"]
 
 #: Parts with at most this many stones are replaced by their values in large sums...
 SMALL_PART = 10
@@ -75,6 +79,13 @@ MAX_STONES = 64
 #: n^3 bytes, 134 MB at 512).
 MAX_ROW_STONES = 512
 _MAX_TT_BITS = 22  # 4M entries of 25 bytes
+#: Inside the bitboard search (grid boards), parts of 4 to this many stones are valued
+#: (:func:`clobbermania.clobber.values.clobber_value`, between kernel calls) and, when the
+#: value is 0, *, ^ or v, replaced by the simplest part of that value
+#: (:func:`._search_kernels.reduce_parts`); 0 turns it off.
+PART_STONES = 8
+_PART_FIRST_BITS = 16  # the part table's first size (grown 4x when half full)
+_PART_PENDING = 4096   # parts a kernel call may list for valuing
 _FIRST_TT_BITS = 14  # the table's first size (grown as the search needs)
 
 
@@ -160,6 +171,32 @@ def _board_arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
     return arrs
 
 
+class _PartTable:
+    """An open-addressing table of (uint64, uint64) keys to int32 values for the kernels
+    (:func:`._search_kernels.part_slot`), grown 4x whenever it would be over half full."""
+
+    def __init__(self, size: int) -> None:
+        self.arrays = (np.zeros(size, np.uint64), np.zeros(size, np.uint64),
+                       np.zeros(size, np.int32))
+        self.count = 0
+
+    def put(self, keys: np.ndarray, vals: np.ndarray) -> None:
+        """Store vals[i] under keys[i] (rows (a, b)); their slots, marked pending by the
+        kernel, count already."""
+        self.count += len(keys)
+        size = self.arrays[2].shape[0]
+        if 2 * (self.count + _PART_PENDING) > size:
+            k1, k2, v = self.arrays
+            used = v != K.PART_EMPTY
+            grown = 4 * size
+            while 2 * (self.count + _PART_PENDING) > grown:
+                grown *= 4
+            self.arrays = (np.zeros(grown, np.uint64), np.zeros(grown, np.uint64),
+                           np.zeros(grown, np.int32))
+            K.part_put(*self.arrays, k1[used], k2[used], v[used])
+        K.part_put(*self.arrays, keys[:, 0].copy(), keys[:, 1].copy(), vals)
+
+
 class _Engine:
     """The numba proof search on one board (<= 64 squares), with its table.
 
@@ -179,7 +216,59 @@ class _Engine:
         self.tt = self._table(bits)
         self.stats = np.zeros(4, np.int64)   # nodes, hits, winning move (src, dst)
         self.chunk = 1 << bits
+        #: the most nodes of one kernel call (the parts a call lists are valued after it)
+        self.max_chunk = 50_000_000
         self.move: tuple[int, int] | None = None  # the last win's first move, when known
+        # the part and sum tables (module docstring of _search_kernels: reduce_parts)
+        self.pmax = PART_STONES if board.is_grid else 0
+        psize = 1 << (_PART_FIRST_BITS if self.pmax else 1)
+        self.parts = _PartTable(psize)
+        self.sums = _PartTable(psize)
+        self.lwin = np.zeros(1024 if self.pmax else 1, np.int8)
+        self.games: dict[int, object] = {}
+        npend = _PART_PENDING if self.pmax else 1
+        self.pend = np.zeros((npend, 2), np.uint64)
+        self.spend = np.zeros((npend, 2), np.uint64)
+        self.pstat = np.zeros(2, np.int64)
+        self.pconst = np.zeros(5, np.int64)
+        if self.pmax:
+            from ..cgt import DOWN, STAR, UP, ZERO
+
+            self.pconst[:] = (self.pmax, ZERO.id, STAR.id, UP.id, DOWN.id)
+            for g in (ZERO, STAR, UP, DOWN):
+                self._known(g)
+
+    def _known(self, g) -> int:
+        """The id of game g, with its outcome (Left first) in ``lwin``."""
+        gid = g.id
+        if gid not in self.games:
+            self.games[gid] = g
+            if gid >= self.lwin.shape[0]:
+                grown = np.zeros(max(2 * self.lwin.shape[0], gid + 1), np.int8)
+                grown[:self.lwin.shape[0]] = self.lwin
+                self.lwin = grown
+            self.lwin[gid] = 1 if g.outcome in ("L", "N") else 0
+        return gid
+
+    def _value_parts(self) -> None:
+        """Value the parts, and add the pairs of values, that the last kernel call
+        listed, and store them in the part and sum tables."""
+        n, m = int(self.pstat[0]), int(self.pstat[1])
+        if n == 0 and m == 0:
+            return
+        from . import values
+
+        self.pstat[:] = 0
+        if n:
+            keys = self.pend[:n].copy()
+            ids = np.array([self._known(values.clobber_value(Position.from_masks(
+                self.board, int(a), int(b)))) for a, b in keys], np.int32)
+            self.parts.put(keys, ids + 2)
+        if m:
+            keys = self.spend[:m].copy()
+            ids = np.array([self._known(self.games[int(a)] + self.games[int(b)])
+                            for a, b in keys], np.int32)
+            self.sums.put(keys, ids + 2)
 
     @staticmethod
     def _table(bits: int) -> tuple[np.ndarray, ...]:
@@ -199,14 +288,17 @@ class _Engine:
     def wins(self, me: int, opp: int, budget: _Budget) -> bool:
         """Whether the owner of ``me`` wins moving first; _OutOfTime when the budget ends."""
         while True:
-            limit = int(self.stats[0]) + self.chunk
+            limit = int(self.stats[0]) + min(self.chunk, self.max_chunk)
             if budget.node_limit is not None:
                 limit = min(limit, int(self.stats[0]) + max(1, budget.node_limit - budget.nodes))
             before = int(self.stats[0])
             t = time.perf_counter()
             r = K.solve(np.uint64(me), np.uint64(opp), self.nbr, self.syms, self.cols,
-                        self.row0, *self.tt, self.stats, limit)
+                        self.row0, *self.tt, self.stats, limit, *self.parts.arrays,
+                        *self.sums.arrays, self.lwin, self.pend, self.spend, self.pstat,
+                        self.pconst)
             budget.nodes += int(self.stats[0]) - before
+            self._value_parts()
             if r != K.ABORT:
                 self.move = (int(self.stats[2]), int(self.stats[3])) \
                     if r == K.WIN and self.stats[2] >= 0 else None
@@ -214,7 +306,7 @@ class _Engine:
             # aim at about 0.2 s between looks at the clock
             dt = time.perf_counter() - t
             if dt < 0.1:
-                self.chunk = min(self.chunk * 2, 50_000_000)
+                self.chunk = min(self.chunk * 2, self.max_chunk)
             elif dt > 0.4:
                 self.chunk = max(self.chunk // 2, 10_000)
             if budget.expired():
