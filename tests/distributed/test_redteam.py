@@ -226,3 +226,29 @@ def test_an_address_without_a_host_or_a_port_is_refused_as_such(address):
         check_reachable(address)
     assert str(exc.value) == (f"a Ray address is HOST:PORT with a host and a port from 1 to "
                               f"65535, not {address!r}")
+
+
+def test_a_stored_grundy_value_that_is_not_one_is_refused(tmp_path):
+    """{"value": 3} where a Grundy answer belongs was a KeyError traceback."""
+    from clobbermania.distributed.grundy import KIND as GRUNDY
+    from clobbermania.distributed.grundy import InProcess, grundy_value_distributed
+    from clobbermania.distributed.store import JobStore, JobStoreError
+    from clobbermania.stones import Position
+
+    with JobStore.open(tmp_path / "j.sqlite") as store:
+        store.put(GRUNDY, "oxox", {"value": 3}, nodes=1, seconds=0)
+        with pytest.raises(JobStoreError, match="is damaged: its job grundy-value oxox"):
+            grundy_value_distributed(Position.from_string("xoxo"), cluster=InProcess(),
+                                     store=store)
+
+
+def test_ctrl_c_stops_a_distributed_grundy_value(monkeypatch):
+    """The driver went on to the end after Ctrl-C (8 s more on the 4x5 grid)."""
+    import clobbermania.limits as limits
+    from clobbermania.distributed.grundy import InProcess, grundy_value_distributed
+    from clobbermania.stones import Position
+
+    monkeypatch.setattr(limits, "_interrupted", True)
+    r = grundy_value_distributed(Position.from_string("xoxox/oxoxo/xoxox"),
+                                 cluster=InProcess(), job_nodes=10)
+    assert (r["grundy"], r["exact"]) == (None, False)

@@ -48,7 +48,9 @@ from ..clobber.impartial import (
     solver_for,
 )
 from ..errors import ClobbermaniaError, UnsupportedError
+from ..limits import deadline_passed
 from ..stones import EMPTY, Position
+from .store import JobStoreError
 
 __all__ = ["KIND", "DEFAULT_JOB_NODES", "InProcess", "part_keys", "run_grundy_job",
            "grundy_value_distributed"]
@@ -180,7 +182,8 @@ class _InProcessPool:
     def submit(self, payload: dict, tag: Any) -> None:
         self.queue.append((payload, tag))
 
-    def next(self) -> tuple[Any, dict]:
+    def next(self, timeout: float | None = None) -> tuple[Any, dict]:
+        """The next job, run here and now (``timeout`` is moot: it never waits)."""
         if not self.queue:
             raise ClobbermaniaError("no job is queued")
         payload, tag = self.queue.popleft()
@@ -208,7 +211,7 @@ class _Driver:
         self.t0 = time.perf_counter()
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() > self.deadline
+        return deadline_passed(self.deadline)   # (the time limit, or Ctrl-C)
 
     def known(self, key: str) -> bool:
         """Whether ``key``'s value is known, looking it up (row database, store)."""
@@ -222,7 +225,13 @@ class _Driver:
         if self.store is not None:
             answer = self.store.get(KIND, key)
             if answer is not None:
-                self.values[key] = int(answer["grundy"])
+                g = answer.get("grundy")
+                if isinstance(g, bool) or not isinstance(g, int) or g < 0:
+                    raise JobStoreError(
+                        f"the job store {self.store.path} is damaged: its job {KIND} {key} "
+                        f"has the answer {answer}, not a Grundy value; move the store "
+                        "aside, or pass another --store")
+                self.values[key] = g
                 self.jobs += 1
                 self.reused += 1
                 return True
@@ -296,7 +305,10 @@ class _Driver:
             while pool.busy:
                 if self.out_of_time():
                     return False
-                key, answer = pool.next()
+                got = pool.next(timeout=0.5)
+                if got is None:   # no job ended yet: look at the clock and Ctrl-C again
+                    continue
+                key, answer = got
                 submitted.discard(key)
                 self.ran += 1
                 nodes, seconds = int(answer["nodes"]), float(answer["seconds"])
