@@ -16,9 +16,10 @@ M. van der Meulen, H. J. van den Herik, "Proof-number search", Artificial Intell
 the survey of A. Kishimoto, M. H. M. Winands, M. Müller, J-T. Saito, "Game-tree search
 using proof numbers: the first twenty years", ICGA Journal 35(3), 2012). Each position
 has a proof number ``pn`` (the player to move wins) and a disproof number ``dn`` (that
-player loses), in negamax form: a position with no job yet has pn = 1 and dn = its
-number of moves (one move may win, every move must lose); a split one has pn = the
-least dn of its children and dn = the sum of their pn; a decided one 0 and infinity.
+player loses), in negamax form: a position with no job yet has pn = w and dn = w times
+its number of moves (one move may win, every move must lose), w = :data:`GROWTH` to the
+power of its stones (a bigger position is a harder job); a split one has pn = the least
+dn of its children and dn = the sum of their pn; a decided one 0 and infinity.
 Below the root the driver follows the child of least dn to the most-proving position
 and runs it as a job; at the root every first move must be decided, so it takes the
 undecided first move with the fewest jobs in flight, then the least min(pn, dn). With
