@@ -153,8 +153,16 @@ def _one_more_up(mine, theirs, comp):
 @njit(cache=True)
 def simplify(me, opp, nbr):
     """:func:`strip_dead`, and then parts of two or three stones whose values cancel
-    removed (Albert, Grossman, Nowakowski, Wolfe 2005: a part's value depends on the part
-    alone, and a sum with a 0 sub-sum has the same outcome):
+    removed (see :func:`simplify_count`, which also counts the parts)."""
+    me2, opp2, _ = simplify_count(me, opp, nbr)
+    return me2, opp2
+
+
+@njit(cache=True)
+def simplify_count(me, opp, nbr):
+    """(me, opp, live parts met): :func:`strip_dead`, and then parts of two or three
+    stones whose values cancel removed (Albert, Grossman, Nowakowski, Wolfe 2005: a part's
+    value depends on the part alone, and a sum with a 0 sub-sum has the same outcome):
 
     - ``*`` parts: two stones (one of each colour), or three where the lone stone of one
       colour touches both others (Left's and Right's every move leaves a dead pair:
@@ -169,6 +177,7 @@ def simplify(me, opp, nbr):
     star = U0          # the stones of one unmatched * part
     up_me = U0         # of one unmatched ^ for the owner of `me`
     up_opp = U0
+    live = 0
     while rem:
         seed = rem & (~rem + U1)
         comp = flood(seed, occ, nbr)
@@ -177,6 +186,7 @@ def simplify(me, opp, nbr):
         co = comp & opp
         if cm == U0 or co == U0:
             continue
+        live += 1
         c = popcount(comp)
         if c == 2:
             if star == U0:
@@ -204,7 +214,7 @@ def simplify(me, opp, nbr):
             continue
         keep |= comp
     keep |= star | up_me | up_opp
-    return me & keep, opp & keep
+    return me & keep, opp & keep, live
 
 
 @njit(cache=True)
@@ -481,8 +491,8 @@ def _known_lost_child(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, src, d
     for k in range(n):
         i = order[k]
         cme, copp = _play(me, opp, src[i], dst[i])
-        cme, copp = simplify(cme, copp, nbr)
-        if pconst[PC_MAX] > 0:
+        cme, copp, live = simplify_count(cme, copp, nbr)
+        if pconst[PC_MAX] > 0 and live >= 2:
             cme, copp, verdict = reduce_parts(cme, copp, nbr, syms, cols, row0, pk1, pk2,
                                               pv, sk1, sk2, sv, lwin, pend, spend, pstat,
                                               pconst)
@@ -528,10 +538,12 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
             stats[0] += 1
             if stats[0] > limit:
                 return ABORT
-            cme, copp = simplify(cme, copp, nbr)
+            cme, copp, live = simplify_count(cme, copp, nbr)
             verdict = 0
-            if pconst[PC_MAX] > 0 and level > 0:
-                # (not at the root: its winning move is named in its own squares)
+            if pconst[PC_MAX] > 0 and level > 0 and live >= 2:
+                # (not at the root: its winning move is named in its own squares; one
+                # part alone gains nothing from its value that its search would not
+                # give as cheaply)
                 cme, copp, verdict = reduce_parts(cme, copp, nbr, syms, cols, row0, pk1,
                                                   pk2, pv, sk1, sk2, sv, lwin, pend, spend,
                                                   pstat, pconst)
