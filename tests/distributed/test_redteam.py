@@ -252,3 +252,35 @@ def test_ctrl_c_stops_a_distributed_grundy_value(monkeypatch):
     r = grundy_value_distributed(Position.from_string("xoxox/oxoxo/xoxox"),
                                  cluster=InProcess(), job_nodes=10)
     assert (r["grundy"], r["exact"]) == (None, False)
+
+
+def test_a_clobber_job_stops_at_the_time_limit_its_payload_gives():
+    """A job ran to its node budget whatever the command's --time-limit (6.1 s for 3 s)."""
+    import time
+
+    from clobbermania.distributed.clobber_search import run_outcome_job
+
+    t0 = time.process_time()
+    answer = run_outcome_job({"board": "xoxox/oxoxo/xoxox/oxoxo/xoxox", "to_move": "black",
+                              "time_limit": 0.3}, 10**9)
+    assert time.process_time() - t0 < 3
+    assert answer["winner"] is None and answer["timed_out"]
+
+
+def test_a_stored_outcome_that_is_not_one_is_refused(tmp_path):
+    """{"outcome": "maybe"} in a row gave a wrong answer (13 winning moves of 24) with
+    "exact": true."""
+    from clobbermania.distributed.clobber_search import KIND as CLOBBER
+    from clobbermania.distributed.clobber_search import (
+        canonical_key,
+        solve_outcome_distributed,
+    )
+    from clobbermania.stones import BLACK, WHITE, Position
+
+    position = Position.from_string("xoxo/oxox")
+    child = position.play(position.moves(BLACK)[0])
+    with JobStore.open(tmp_path / "j.sqlite") as store:
+        store.put(CLOBBER, canonical_key(child, WHITE), {"outcome": "maybe"}, nodes=1,
+                  seconds=0)
+        with pytest.raises(JobStoreError, match="is damaged: its job clobber-outcome"):
+            solve_outcome_distributed(position, "black", cluster=None, store=store)

@@ -194,7 +194,7 @@ def test_a_wrong_answer_of_an_actor_is_refused_and_not_stored(tmp_path, monkeypa
                         lambda p, b: {**real(p, b), "score": 99999})
     with JobStore.open(tmp_path / "jobs.sqlite") as store:
         with pytest.raises(SameGameAnswerRefused,
-                           match=r"^the job run by driver gives board .* a score of 99999, "
+                           match=r"^the job run in this process gives board .* a score of 99999, "
                                  r"but its \d+ moves replay to \d+ by the reference rules"):
             search(BOARDS[:1], store=store)
         assert store.count() == 0

@@ -48,6 +48,8 @@ from ..clobber.search import solve_outcome
 from ..errors import UnsupportedError
 from ..limits import interrupted
 from ..stones import BLACK, COLOR_NAMES, WHITE, Position, color_from_name, opponent
+from .cluster import InProcess
+from .store import JobStoreError
 
 __all__ = ["KIND", "JOB", "run_outcome_job", "canonical_key", "solve_outcome_distributed"]
 
@@ -71,8 +73,10 @@ def run_outcome_job(payload: dict, budget: int) -> dict:
     """
     t0 = time.perf_counter()
     r = solve_outcome(Position.from_string(payload["board"]), payload["to_move"],
-                      node_limit=budget, all_moves=False)
+                      time_limit=payload.get("time_limit"), node_limit=budget,
+                      all_moves=False)
     return {"winner": r.winner, "nodes": r.nodes,
+            "timed_out": r.winner is None and r.nodes < budget,
             "seconds": round(time.perf_counter() - t0, 6)}
 
 
@@ -119,30 +123,6 @@ class _Node:
     first: _Node | None = None           # the first move (root child) it was chosen under
 
 
-class _LocalPool:
-    """The jobs run one by one in this process (no cluster: ``cluster=None``)."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.queue: list[tuple[dict, object]] = []
-
-    @property
-    def busy(self) -> bool:
-        return bool(self.queue)
-
-    def submit(self, payload: dict, tag) -> None:
-        self.queue.append((payload, tag))
-
-    def next(self) -> tuple[object, dict]:
-        payload, tag = self.queue.pop(0)
-        answer = run_outcome_job(payload, self.budget)
-        answer["worker"] = "driver"
-        return tag, answer
-
-    def drop(self) -> None:
-        self.queue.clear()
-
-
 class _Search:
     def __init__(self, cluster, store, job_nodes: int, deadline: float | None,
                  progress: Callable[[dict], None] | None) -> None:
@@ -159,10 +139,9 @@ class _Search:
         self.waiting = 0           # frontier positions with no job yet (some may not matter)
         self.t0 = time.perf_counter()
         self.root: _Node | None = None
-        self.pool = cluster.pool(JOB, job_nodes) if cluster is not None else \
-            _LocalPool(job_nodes)
-        self.actors = cluster.cpus if cluster is not None else 1
-        self.slots = cluster.slots if cluster is not None else 1
+        cluster = InProcess() if cluster is None else cluster
+        self.pool = cluster.pool(JOB, job_nodes)
+        self.actors, self.slots = cluster.cpus, cluster.slots
         self.running: dict[int, _Node] = {}
         self.busy: dict[int, int] = {}   # id(first move) -> its jobs in flight
 
@@ -177,8 +156,15 @@ class _Search:
                                         moves)
             stored = self.store.get(KIND, key) if self.store is not None else None
             if stored is not None:
+                nodes = stored.get("nodes", 0)
+                if stored.get("outcome") not in (WIN, LOSS, None) or isinstance(
+                        nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+                    raise JobStoreError(
+                        f"the job store {self.store.path} is damaged: its job {KIND} {key} "
+                        f"has the answer {stored}, not an outcome; move the store aside, "
+                        "or pass another --store")
                 self.reused += 1
-                self.searched += int(stored.get("nodes", 0))
+                self.searched += nodes
                 if stored["outcome"] is not None:
                     n.status = stored["outcome"]
                 else:
@@ -324,7 +310,9 @@ class _Search:
             self.update(n)
             self.seq += 1
             self.running[self.seq] = n
-            self.pool.submit({"board": n.position.text(),
+            extra = {} if self.deadline is None else {
+                "time_limit": max(0.001, self.deadline - time.perf_counter())}
+            self.pool.submit({**extra, "board": n.position.text(),
                               "to_move": COLOR_NAMES[n.to_move]}, self.seq)
 
     def report(self) -> None:
@@ -350,8 +338,13 @@ class _Search:
             self.fill()
             if not self.running:   # pragma: no cover - a live question with no job
                 break
-            seq, answer = self.pool.next()
+            got = self.pool.next(timeout=0.5)
+            if got is None:   # no job ended yet: look at the clock and Ctrl-C again
+                continue
+            seq, answer = got
             n = self.running.pop(seq)
+            if answer.get("timed_out"):   # stopped by the run's time: not a finished job
+                break
             self.finish(n, answer)
             self.report()
         self.pool.drop()

@@ -53,7 +53,8 @@ from typing import Any
 from ..errors import ClobbermaniaError, UnsupportedError
 from ..limits import address_space
 
-__all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "cluster", "require_ray",
+__all__ = ["RayMissing", "ClusterError", "Cluster", "JobPool", "InProcess", "InProcessPool",
+           "cluster", "require_ray",
            "ACTOR_MEMORY", "ACTOR_MEMORY_ENV", "ACTOR_ROOM", "actor_memory",
            "run_memory_check_job", "CONNECT_SECONDS", "check_reachable", "check_cpus",
            "OBJECT_STORE_BYTES", "MAX_ACTOR_DEATHS", "PIPELINE", "processes_using"]
@@ -389,6 +390,65 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+class InProcess:
+    """A stand-in for :class:`Cluster` that runs every job in this process, one at a time,
+    in the order submitted (one "actor", named ``in-process`` in the job store): the
+    drivers without Ray (``cluster=None``), for tests and for checking a cluster's
+    answers. ``ran`` lists the payloads of the jobs it ran.
+
+    >>> pool = InProcess().pool("grundy.run_grundy_job", 10)
+    >>> pool.submit({"key": "xo"}, "tag"); pool.next()[1]["grundy"]
+    1
+    """
+
+    cpus = 1
+    slots = 1
+
+    def __init__(self) -> None:
+        self.ran: list[dict] = []
+
+    def pool(self, fn_name: str, budget: int) -> InProcessPool:
+        return InProcessPool(self, _resolve(fn_name), budget)
+
+    def map_jobs(self, fn_name: str, payloads: list[dict], budget: int
+                 ) -> Iterator[tuple[int, dict]]:
+        pool = self.pool(fn_name, budget)
+        for i, p in enumerate(payloads):
+            pool.submit(p, i)
+        while pool.busy:
+            yield pool.next()
+
+
+class InProcessPool:
+    """The job pool of :class:`InProcess` (the interface of :class:`JobPool`)."""
+
+    def __init__(self, owner: InProcess, run: Any, budget: int) -> None:
+        self.owner, self.run, self.budget = owner, run, budget
+        self.queue: collections.deque[tuple[dict, Any]] = collections.deque()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.queue)
+
+    @property
+    def queued(self) -> int:
+        return len(self.queue)
+
+    def submit(self, payload: dict, tag: Any) -> None:
+        self.queue.append((payload, tag))
+
+    def next(self, timeout: float | None = None) -> tuple[Any, dict]:
+        """The next job, run here and now (``timeout`` is moot: it never waits)."""
+        if not self.queue:
+            raise ClusterError("no job is queued")
+        payload, tag = self.queue.popleft()
+        self.owner.ran.append(payload)
+        return tag, {**self.run(payload, self.budget), "worker": "in-process"}
+
+    def drop(self) -> None:
+        self.queue.clear()
 
 
 def _loopback_only(ray, on: bool = True) -> None:

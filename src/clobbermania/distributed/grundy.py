@@ -33,8 +33,7 @@ nodes are those of its unfinished run, the job its children waited for.
 from __future__ import annotations
 
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ..clobber.impartial import (
@@ -50,6 +49,7 @@ from ..clobber.impartial import (
 from ..errors import ClobbermaniaError, UnsupportedError
 from ..limits import deadline_passed
 from ..stones import EMPTY, Position
+from .cluster import InProcess
 from .store import JobStoreError
 
 __all__ = ["KIND", "DEFAULT_JOB_NODES", "InProcess", "part_keys", "run_grundy_job",
@@ -132,66 +132,6 @@ def run_grundy_job(payload: dict, budget: int) -> dict:
         g = None
     return {"finished": g is not None, "grundy": g, "nodes": solver.searched - before,
             "seconds": round(time.perf_counter() - t0, 6)}
-
-
-class InProcess:
-    """A stand-in for :class:`~clobbermania.distributed.cluster.Cluster` that runs every
-    job in this process, one at a time, in the order submitted (one "actor"): the driver
-    without Ray, for tests and for checking a cluster's answers. ``ran`` lists the
-    payloads of the jobs it ran.
-
-    >>> pool = InProcess().pool("grundy.run_grundy_job", 10)
-    >>> pool.submit({"key": "xo"}, "tag"); pool.next()[1]["grundy"]
-    1
-    """
-
-    cpus = 1
-
-    def __init__(self) -> None:
-        self.ran: list[dict] = []
-
-    def pool(self, fn_name: str, budget: int) -> _InProcessPool:
-        if fn_name != _JOB_FN:
-            raise ClobbermaniaError(f"the in-process runner runs {_JOB_FN}, not {fn_name!r}")
-        return _InProcessPool(self, budget)
-
-    def map_jobs(self, fn_name: str, payloads: list[dict], budget: int
-                 ) -> Iterator[tuple[int, dict]]:
-        pool = self.pool(fn_name, budget)
-        for i, p in enumerate(payloads):
-            pool.submit(p, i)
-        while pool.busy:
-            yield pool.next()
-
-
-class _InProcessPool:
-    """The job pool of :class:`InProcess` (the interface of ``cluster.JobPool``)."""
-
-    def __init__(self, owner: InProcess, budget: int) -> None:
-        self.owner, self.budget = owner, budget
-        self.queue: deque[tuple[dict, Any]] = deque()
-
-    @property
-    def busy(self) -> bool:
-        return bool(self.queue)
-
-    @property
-    def queued(self) -> int:
-        return len(self.queue)
-
-    def submit(self, payload: dict, tag: Any) -> None:
-        self.queue.append((payload, tag))
-
-    def next(self, timeout: float | None = None) -> tuple[Any, dict]:
-        """The next job, run here and now (``timeout`` is moot: it never waits)."""
-        if not self.queue:
-            raise ClobbermaniaError("no job is queued")
-        payload, tag = self.queue.popleft()
-        self.owner.ran.append(payload)
-        return tag, {**run_grundy_job(payload, self.budget), "worker": "in-process"}
-
-    def drop(self) -> None:
-        self.queue.clear()
 
 
 class _Driver:

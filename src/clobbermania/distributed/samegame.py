@@ -57,6 +57,7 @@ from ..clickomania.samegame import (
 )
 from ..errors import ClobbermaniaError, IllegalMoveError, NotationError
 from ..limits import interrupted
+from .cluster import InProcess
 
 __all__ = ["KIND", "JOB", "ALGORITHM", "POLL_SECONDS", "SameGameAnswerRefused", "job_key",
            "run_samegame_job", "checked_result", "search_samegame_distributed"]
@@ -190,32 +191,6 @@ refused
                           widths=widths, exact=exact)
 
 
-class _LocalPool:
-    """The jobs run one by one in this process (``cluster=None``), in the order queued."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.queue: deque[tuple[dict, Any]] = deque()
-
-    @property
-    def busy(self) -> bool:
-        return bool(self.queue)
-
-    @property
-    def queued(self) -> int:
-        return len(self.queue)
-
-    def submit(self, payload: dict, tag: Any) -> None:
-        self.queue.append((payload, tag))
-
-    def next(self) -> tuple[Any, dict]:
-        payload, tag = self.queue.popleft()
-        return tag, {**run_samegame_job(payload, self.budget), "worker": "driver"}
-
-    def drop(self) -> None:
-        self.queue.clear()
-
-
 def _check(boards: Sequence[Board], time_limit: float | None, max_playouts: int | None,
            seed: int, workers: int, restarts: int, penalties: list[int], clock: str) -> None:
     """Refuse, at the driver and with one sentence, what a job would refuse."""
@@ -288,9 +263,9 @@ def search_samegame_distributed(
     _check(boards, time_limit, max_playouts, seed, workers, restarts, penalties, clock)
     t0 = time.perf_counter()
     budget = max_playouts or 0
-    pool = cluster.pool(JOB, budget) if cluster is not None else _LocalPool(budget)
-    actors = int(cluster.cpus) if cluster is not None else 1
-    slots = int(getattr(cluster, "slots", actors)) if cluster is not None else 1
+    cluster = InProcess() if cluster is None else cluster
+    pool = cluster.pool(JOB, budget)
+    actors, slots = int(cluster.cpus), int(cluster.slots)
     texts = [b.text() for b in boards]
     parts: list[list[SameGameResult]] = [[] for _ in boards]
     results: list[SameGameResult | None] = [None] * len(boards)
@@ -351,13 +326,14 @@ def search_samegame_distributed(
                 key = waiting.popleft()
                 pool.submit(payloads[key], key)
                 running += 1
-            got = pool.next(timeout=POLL_SECONDS) if cluster is not None else pool.next()
+            got = pool.next(timeout=POLL_SECONDS)
             if got is None:   # no search ended yet: look at Ctrl-C again
                 continue
             key, answer = got
             running -= 1
             worker = str(answer.get("worker", ""))
-            record(key, answer, f"the job run by {worker or 'an actor'}")
+            record(key, answer, "the job run in this process" if worker == "in-process"
+                   else f"the job run by {worker or 'an actor'}")
             if store is not None:
                 store.put(KIND, key, {k: answer[k] for k in ANSWER_FIELDS},
                           nodes=int(answer["playouts"]), seconds=float(answer["seconds"]),
