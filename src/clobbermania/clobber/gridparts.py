@@ -21,7 +21,7 @@ smaller, and sizes are valued in increasing order, in parallel over the parts of
 ``values.npy`` (uint8, the value of each key, same order) and ``manifest.json`` (format,
 version, key encoding, per size its offset in the arrays, count, value counts and build
 seconds, and the sha256 of both files). After each size both files are rewritten to a
-temporary name, fsynced and renamed, then the manifest (the row database's helpers), so a
+temporary name, fsynced and renamed, then the manifest (:mod:`._dbfiles`), so a
 build killed at any moment leaves the complete sizes, and the next build checks the
 checksums and resumes after them. Opening maps the files into memory (``numpy.load``
 with ``mmap_mode="r"``): the database is not read, only the pages a search touches.
@@ -39,13 +39,11 @@ answers with the same values (a database only saves search, it never changes a v
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import io
-import json
 import os
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +51,17 @@ import numpy as np
 
 from ..errors import ClobbermaniaError, UnsupportedError
 from ..stones import BLACK, WHITE, Position
-from .rowdb import _fsync_dir, _write_atomic
+from ._dbfiles import (
+    MANIFEST,
+    build_lock,
+    cache_dir,
+    fsync_dir,
+    npy_bytes,
+    read_manifest,
+    sha256_file,
+    write_atomic,
+    write_json_atomic,
+)
 
 __all__ = ["GridPartDatabase", "GridPartDatabaseError", "GridPartsReport", "MAX_SQUARES",
            "SMALL_SQUARES", "build_grid_parts", "default_db_dir", "default_parts"]
@@ -65,7 +73,6 @@ ENCODING = ("keys.npy: int64 packed part keys h << 58 | w << 54 | stones << 12 |
             "bounding box and the colour swap), bit r*w+c of stones is square (r, c), bit j "
             "of colours is 1 iff the j-th stone in bit order is black; sorted within each "
             "size, sizes 2..N in order; values.npy: uint8 Grundy value of each key")
-MANIFEST = "manifest.json"
 KEYS = "keys.npy"
 VALUES = "values.npy"
 
@@ -88,8 +95,7 @@ def default_db_dir() -> Path:
     >>> default_db_dir().parts[-2:]
     ('clobbermania', 'grid-parts')
     """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "clobbermania" / "grid-parts"
+    return cache_dir("grid-parts")
 
 
 @dataclass
@@ -220,18 +226,11 @@ def _new_manifest() -> dict:
 
 
 def _read_manifest(db_dir: Path) -> dict | None:
-    path = db_dir / MANIFEST
-    if not path.exists():
+    manifest = read_manifest(db_dir, FORMAT, VERSION, GridPartDatabaseError, "grid-part",
+                             "grid-part database")
+    if manifest is None:
         return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise GridPartDatabaseError(f"the grid-part manifest {path} is unreadable ({exc})") \
-            from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT \
-            or manifest.get("version") != VERSION:
-        raise GridPartDatabaseError(
-            f"{path} is not a version-{VERSION} clobbermania grid-part database manifest")
+    path = db_dir / MANIFEST
     sizes = manifest.get("sizes")
     if not isinstance(sizes, list) or [e.get("squares") for e in sizes] != \
             list(range(2, 2 + len(sizes))):
@@ -240,26 +239,9 @@ def _read_manifest(db_dir: Path) -> dict | None:
     return manifest
 
 
-def _sha256(path: Path) -> str | None:
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as fh:
-            while chunk := fh.read(1 << 24):
-                digest.update(chunk)
-    except OSError:
-        return None
-    return digest.hexdigest()
-
-
 def _files_ok(db_dir: Path, manifest: dict) -> bool:
     files = manifest.get("files", {})
-    return all(_sha256(db_dir / name) == files.get(name) for name in (KEYS, VALUES))
-
-
-def _npy_bytes(a: np.ndarray) -> bytes:
-    buf = io.BytesIO()
-    np.save(buf, a, allow_pickle=False)
-    return buf.getvalue()
+    return all(sha256_file(db_dir / name) == files.get(name) for name in (KEYS, VALUES))
 
 
 def build_grid_parts(db_dir: str | os.PathLike | None = None, max_squares: int = 10,
@@ -293,20 +275,12 @@ def build_grid_parts(db_dir: str | os.PathLike | None = None, max_squares: int =
         raise UnsupportedError(f"--jobs must be a positive number of threads, not {jobs}")
     jobs = min(jobs, numba.config.NUMBA_NUM_THREADS)
     path = Path(db_dir) if db_dir is not None else None
-    lock = None
-    try:
+    with ExitStack() as stack:
         manifest = _new_manifest()
         keys = np.zeros(0, np.int64)
         values = np.zeros(0, np.uint8)
         if path is not None:
-            path.mkdir(parents=True, exist_ok=True)
-            lock = open(path / ".lock", "a+b")  # noqa: SIM115 - held for the whole build
-            try:
-                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                raise GridPartDatabaseError(f"another build is running in {path}") from None
-            for stray in path.glob("*.tmp"):  # left by a killed build
-                stray.unlink()
+            stack.enter_context(build_lock(path, GridPartDatabaseError))
             old = _read_manifest(path)
             if old is not None and old["sizes"] and _files_ok(path, old):
                 manifest = old
@@ -339,27 +313,22 @@ def build_grid_parts(db_dir: str | os.PathLike | None = None, max_squares: int =
                 manifest["max_squares"] = n
                 if path is not None:
                     for name, arr in ((KEYS, keys), (VALUES, values)):
-                        data = _npy_bytes(arr)
-                        _write_atomic(path / name, data)
+                        data = npy_bytes(arr)
+                        write_atomic(path / name, data)
                         manifest["files"][name] = hashlib.sha256(data).hexdigest()
-                    _write_atomic(path / MANIFEST, (json.dumps(manifest, indent=1,
-                                                               sort_keys=True) + "\n")
-                                  .encode("utf-8"))
+                    write_json_atomic(path / MANIFEST, manifest)
                 report.built.append(n)
                 report.seconds_by_size[n] = time.perf_counter() - t0
         finally:
             numba.set_num_threads(old_threads)
         if path is not None:
-            _fsync_dir(path)
+            fsync_dir(path)
             db = GridPartDatabase.open(path)
         else:
             db = GridPartDatabase(keys, values, _offsets(manifest), None, manifest)
         report.seconds = time.perf_counter() - t_start
         db.build_report = report
         return db
-    finally:
-        if lock is not None:
-            lock.close()
 
 
 _DEFAULT: list[GridPartDatabase | None] = []

@@ -36,7 +36,7 @@ simplifies games.
 Loading rebuilds cgt games from the table exactly (stored options are canonical, so each
 game is interned as it is). ``manifest.json`` holds the format, version, key encoding and
 per size the files with their sha256, the counts and the build time. Files and manifest are
-written to a temporary name, fsynced and renamed (the row database's helpers), the manifest
+written to a temporary name, fsynced and renamed (:mod:`._dbfiles`), the manifest
 after each size, so a build killed at any moment leaves complete sizes, and the next build
 resumes after the last one whose checksums hold.
 
@@ -51,8 +51,6 @@ resumes after the last one whose checksums hold.
 from __future__ import annotations
 
 import hashlib
-import io
-import json
 import os
 import time
 from collections.abc import Callable
@@ -69,7 +67,18 @@ from ..stones import Position
 from . import _partdb_kernels as _pk
 from . import values as _values
 from ._clobber_kernels import canonical
-from .rowdb import _fsync_dir, _hashes_ok, _write_atomic
+from ._dbfiles import (
+    MANIFEST,
+    build_lock,
+    cache_dir,
+    fsync_dir,
+    hashes_ok,
+    npy_bytes,
+    plain_file_name,
+    read_manifest,
+    write_atomic,
+    write_json_atomic,
+)
 
 __all__ = ["BuildReport", "PartDatabase", "PartDatabaseError", "build_part_database",
            "default_db_dir", "part_keys", "fixed_polyominoes", "free_shapes", "MAX_SQUARES",
@@ -81,7 +90,6 @@ ENCODING = ("part key: int64 h << 58 | w << 54 | stones << 12 | colours of the c
             "image (the least (h, w, black, white) of the 8 box symmetries and their colour "
             "swaps); bit r*w+c of stones is square (r, c); bit j of colours is 1 iff the "
             "j-th stone in bit order is black (x)")
-MANIFEST = "manifest.json"
 
 #: The largest N a build accepts: the largest measured (see BENCHMARKS.md, "The Clobber
 #: part database"): 2.3 million parts of 10 squares, 25 CPU seconds from scratch and 1.1 GB of
@@ -112,8 +120,7 @@ def default_db_dir() -> Path:
     >>> default_db_dir().parts[-2:]
     ('clobbermania', 'parts')
     """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "clobbermania" / "parts"
+    return cache_dir("parts")
 
 
 def shipped_db_dir() -> Path:
@@ -328,33 +335,21 @@ def _names(n: int) -> dict[str, str]:
     return {k: f"parts{n:02d}-{k}.npy" for k in ("keys", "value", "games", "options")}
 
 
-def _npy_bytes(a: np.ndarray) -> bytes:
-    buf = io.BytesIO()
-    np.save(buf, a, allow_pickle=False)
-    return buf.getvalue()
-
-
 def _new_manifest() -> dict:
     return {"format": FORMAT, "version": VERSION, "encoding": ENCODING, "max_squares": 1,
             "sizes": []}
 
 
 def _read_manifest(db_dir: Path) -> dict | None:
-    path = db_dir / MANIFEST
-    if not path.exists():
+    manifest = read_manifest(
+        db_dir, FORMAT, VERSION, PartDatabaseError, "part database", "part database",
+        wrong_version=lambda found: (
+            f"the part database in {db_dir} is version {found!r}, and this clobbermania "
+            f"reads version {VERSION}; rebuild it with 'clobbermania clobber build-db' into "
+            "another directory"))
+    if manifest is None:
         return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise PartDatabaseError(f"the part database manifest {path} is unreadable ({exc})") \
-            from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise PartDatabaseError(f"{path} is not a clobbermania part database manifest")
-    if manifest.get("version") != VERSION:
-        raise PartDatabaseError(
-            f"the part database in {db_dir} is version {manifest.get('version')!r}, and this "
-            f"clobbermania reads version {VERSION}; rebuild it with 'clobbermania clobber "
-            "build-db' into another directory")
+    path = db_dir / MANIFEST
     sizes = manifest.get("sizes")
     if not isinstance(sizes, list) or not all(isinstance(e, dict) for e in sizes):
         raise PartDatabaseError(f"the part database manifest {path} is damaged: its sizes "
@@ -366,8 +361,7 @@ def _read_manifest(db_dir: Path) -> dict | None:
                                     "does not list its four files")
         for f in files.values():
             name = f.get("file") if isinstance(f, dict) else None
-            if not isinstance(name, str) or not name or name != Path(name).name \
-                    or name.startswith(".") or not isinstance(f.get("sha256"), str):
+            if not plain_file_name(name) or not isinstance(f.get("sha256"), str):
                 raise PartDatabaseError(f"the part database manifest {path} is damaged: "
                                         f"{str(name)[:40]!r} is not a file name inside "
                                         f"{db_dir} with its sha256")
@@ -450,8 +444,6 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
     ...     r1.built, r1.parts_by_size, r2.resumed_from, r2.built
     ([2, 3, 4], {2: 1, 3: 4, 4: 25}, 4, [5])
     """
-    import fcntl
-
     t_start = time.perf_counter()
     if isinstance(max_squares, bool) or not isinstance(max_squares, int) \
             or not 2 <= max_squares <= MAX_SQUARES:
@@ -463,15 +455,7 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise UnsupportedError(f"--jobs must be a positive number of processes, not {jobs}")
     db_dir = Path(db_dir) if db_dir is not None else default_db_dir()
-    db_dir.mkdir(parents=True, exist_ok=True)
-    lock = open(db_dir / ".lock", "a+b")  # noqa: SIM115 - held for the whole build
-    try:
-        try:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise PartDatabaseError(f"another build is running in {db_dir}") from None
-        for stray in db_dir.glob("*.tmp"):      # left by a killed build
-            stray.unlink()
+    with build_lock(db_dir, PartDatabaseError):
         manifest = _read_manifest(db_dir) or _new_manifest()
         entries = _good_prefix(manifest)
         report = BuildReport(db_dir=db_dir, max_squares=max_squares, resumed_from=1,
@@ -487,7 +471,7 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
         # the complete sizes: checked, then their values entered (the larger need them)
         good: list[dict] = []
         for entry in entries[:max_squares - 1]:
-            if not _hashes_ok(db_dir, _file_entries(entry)):
+            if not hashes_ok(db_dir, _file_entries(entry)):
                 break
             good.append(entry)
         if len(good) < max_squares - 1:     # something to build: it needs the smaller
@@ -521,8 +505,8 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
             names = _names(n)
             files = {}
             for k, a in arrays.items():
-                data = _npy_bytes(np.ascontiguousarray(a))
-                _write_atomic(db_dir / names[k], data)
+                data = npy_bytes(np.ascontiguousarray(a))
+                write_atomic(db_dir / names[k], data)
                 files[k] = {"file": names[k], "sha256": hashlib.sha256(data).hexdigest(),
                             "bytes": len(data)}
             seconds = time.perf_counter() - t0
@@ -531,8 +515,7 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
                      "seconds": round(seconds, 3)}
             manifest["sizes"].append(entry)
             manifest["max_squares"] = n
-            _write_atomic(db_dir / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True)
-                                              + "\n").encode("utf-8"))
+            write_json_atomic(db_dir / MANIFEST, manifest)
             report.built.append(n)
             report.parts_by_size[n] = int(keys.shape[0])
             report.games_by_size[n] = int(games.shape[0] - 1)
@@ -541,14 +524,12 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
         if not report.built:        # larger sizes already there stay as they are
             manifest["sizes"] = entries
             manifest["max_squares"] = len(entries) + 1
-        _fsync_dir(db_dir)
+        fsync_dir(db_dir)
         report.bytes_total = sum(f.get("bytes", 0) for e in manifest["sizes"]
                                  for f in e["files"].values())
         report.max_squares = manifest["max_squares"]
         report.seconds = time.perf_counter() - t_start
         return report
-    finally:
-        lock.close()
 
 
 def _build_parallel(keys: np.ndarray, jobs: int, step: Callable[[int], None]
@@ -607,7 +588,7 @@ class PartDatabase:
                     raise PartDatabaseError(f"the part database file {path / f['file']} "
                                             "listed in its manifest is missing; rebuild "
                                             "with 'clobbermania clobber build-db'")
-            if verify and not _hashes_ok(path, _file_entries(entry)):
+            if verify and not hashes_ok(path, _file_entries(entry)):
                 raise PartDatabaseError(f"the part database in {path} does not match its "
                                         f"checksums (parts of {entry['squares']} squares); "
                                         "rebuild with 'clobbermania clobber build-db'")

@@ -38,7 +38,6 @@ Example (a tiny database in a temporary directory):
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -50,6 +49,16 @@ import numpy as np
 from ..errors import ClobbermaniaError, NotationError, UnsupportedError
 from ..limits import memory_room
 from . import _row_kernels as _k
+from ._dbfiles import (
+    MANIFEST,
+    build_lock,
+    cache_dir,
+    hashes_ok,
+    plain_file_name,
+    read_manifest,
+    write_atomic,
+    write_json_atomic,
+)
 
 FORMAT = "clobbermania-rowdb"
 VERSION = 1
@@ -57,7 +66,6 @@ ENCODING = ("bit j of a row's index is 1 iff stone j (from the left, j = 0..L-1)
             "rows ordered by (length, index); one uint8 value per row")
 SYMMETRY = ("colour swap: only rows whose last stone is o (index < 2^(L-1)) are stored; "
             "index i >= 2^(L-1) has the value of i ^ (2^L - 1)")
-MANIFEST = "manifest.json"
 
 #: Above 32 stones a row can have 64 options, so values could leave the kernel's 64-bit
 #: mex mask (the kernel detects it); 2^36 bytes of tables is beyond any machine we target.
@@ -82,8 +90,7 @@ def default_db_dir() -> Path:
     >>> default_db_dir().parts[-2:]
     ('clobbermania', 'rows')
     """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "clobbermania" / "rows"
+    return cache_dir("rows")
 
 
 def row_index(row: str) -> tuple[int, int]:
@@ -118,53 +125,19 @@ def _file_name(length: int) -> str:
     return f"rows{length:02d}.u8"
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory fds
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_atomic(path: Path, data) -> None:
-    """Write ``data`` to ``path`` so that a crash leaves either the old or the new file:
-    a temporary name in the same directory, fsync, rename, fsync of the directory."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
-
-
 def _read_manifest(db_dir: Path) -> dict | None:
-    path = db_dir / MANIFEST
-    if not path.exists():
+    manifest = read_manifest(db_dir, FORMAT, VERSION, RowDatabaseError, "row database",
+                             "row database")
+    if manifest is None:
         return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RowDatabaseError(f"the row database manifest {path} is unreadable ({exc})") \
-            from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT \
-            or manifest.get("version") != VERSION:
-        raise RowDatabaseError(
-            f"{path} is not a version-{VERSION} clobbermania row database manifest")
+    path = db_dir / MANIFEST
     lengths = manifest.get("lengths", [])
     if not isinstance(lengths, list) or not all(isinstance(e, dict) for e in lengths):
         raise RowDatabaseError(f"the row database manifest {path} is damaged: its lengths "
                                "are not a list of entries")
     for entry in lengths:
         name = entry.get("file")
-        # a file name of the directory itself: no path separator, no '..'
-        if not isinstance(name, str) or not name or "/" in name or "\\" in name \
-                or name.startswith(".") or name != Path(name).name:
+        if not plain_file_name(name):
             raise RowDatabaseError(f"the row database manifest {path} is damaged: the file "
                                    f"{str(name)[:40]!r} is not a file name inside {db_dir}")
     return manifest
@@ -213,8 +186,6 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
     ...     db.build_report.built == list(range(1, 9)), build_database(d, 8).build_report.built
     (True, [])
     """
-    import fcntl
-
     import numba
 
     t_start = time.perf_counter()
@@ -227,16 +198,7 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
         raise UnsupportedError(f"--jobs must be a positive number of threads, not {jobs}")
     jobs = min(jobs, numba.config.NUMBA_NUM_THREADS)
     db_dir = Path(db_dir) if db_dir is not None else default_db_dir()
-    db_dir.mkdir(parents=True, exist_ok=True)
-
-    lock = open(db_dir / ".lock", "a+b")  # noqa: SIM115 - held for the whole build
-    try:
-        try:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise RowDatabaseError(f"another build is running in {db_dir}") from None
-        for stray in db_dir.glob("*.tmp"):  # left by a killed build
-            stray.unlink()
+    with build_lock(db_dir, RowDatabaseError):
         manifest = _read_manifest(db_dir) or _new_manifest()
         entries = _good_prefix(manifest)
         # lengths beyond the request stay as they are (they only depend on shorter ones,
@@ -248,7 +210,7 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
                 break
         report = BuildReport(db_dir=db_dir, max_stones=max(len(entries), max_stones),
                              resumed_from=min(len(entries), max_stones), jobs=jobs)
-        if len(entries) >= max_stones and _hashes_ok(db_dir, entries[:max_stones]) \
+        if len(entries) >= max_stones and hashes_ok(db_dir, entries[:max_stones]) \
                 and all((db_dir / e["file"]).is_file() for e in manifest["lengths"]):
             report.seconds = time.perf_counter() - t_start
             db = RowDatabase.open(db_dir)
@@ -296,16 +258,14 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
                         progress(finished, total, length)
                 table = flat[rows: 2 * rows]
                 digest = hashlib.sha256(table).hexdigest()
-                _write_atomic(db_dir / _file_name(length), table)
+                write_atomic(db_dir / _file_name(length), table)
                 entries.append({"length": length, "file": _file_name(length),
                                 "rows": 1 << length, "rows_stored": rows,
                                 "sha256": digest, "value_counts": _value_counts(table)})
                 if length == max_stones:
                     entries.extend(tail)
                 manifest["max_stones"] = len(entries)
-                _write_atomic(db_dir / MANIFEST,
-                              (json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-                              .encode("utf-8"))
+                write_json_atomic(db_dir / MANIFEST, manifest)
                 report.built.append(length)
                 report.rows_computed += rows
                 report.seconds_by_length[length] = time.perf_counter() - t0
@@ -314,15 +274,12 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
         if not report.built:  # nothing to build: the manifest loses its entries without files
             manifest["lengths"] = entries + tail
             manifest["max_stones"] = len(entries) + len(tail)
-            _write_atomic(db_dir / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True)
-                                              + "\n").encode("utf-8"))
+            write_json_atomic(db_dir / MANIFEST, manifest)
         del flat
         report.seconds = time.perf_counter() - t_start
         db = RowDatabase.open(db_dir)
         db.build_report = report
         return db
-    finally:
-        lock.close()
 
 
 def _good_prefix(manifest: dict) -> list[dict]:
@@ -334,21 +291,6 @@ def _good_prefix(manifest: dict) -> list[dict]:
             break
         good.append(entry)
     return good
-
-
-def _hashes_ok(db_dir: Path, entries: list[dict]) -> bool:
-    """Whether every listed file exists and matches its sha256 (read in 16 MiB pieces)."""
-    for entry in entries:
-        digest = hashlib.sha256()
-        try:
-            with open(db_dir / entry["file"], "rb") as fh:
-                while chunk := fh.read(1 << 24):
-                    digest.update(chunk)
-        except OSError:
-            return False
-        if digest.hexdigest() != entry["sha256"]:
-            return False
-    return True
 
 
 def _load_lengths(db_dir: Path, entries: list[dict], flat: np.ndarray) -> list[dict]:
