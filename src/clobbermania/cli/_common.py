@@ -123,6 +123,24 @@ def progress_reporter(label: str, describe: Callable[[str, dict], str] | None = 
         yield update
 
 
+def echo_build_start(what: str, path, top: int, unit: str, built: list[int],
+                     smallest: int) -> bool:
+    """The first line of a database build's summary: "<what> in <path>: complete to <top>
+    <unit>, nothing to build" when ``built`` is empty (True: the summary is done), else
+    "resumed after K <unit> (checksums checked)" when the build began above ``smallest``.
+
+    >>> echo_build_start("row database", "/tmp/rows", 9, "stones", [8, 9], 1)
+    resumed after 7 stones (checksums checked)
+    False
+    """
+    if not built:
+        click.echo(f"{what} in {path}: complete to {top} {unit}, nothing to build")
+        return True
+    if built[0] > smallest:
+        click.echo(f"resumed after {built[0] - 1} {unit} (checksums checked)")
+    return False
+
+
 def read_line() -> str | None:
     """One line typed at a ``play`` prompt, None at end of file. Piped input is echoed
     so that a transcript reads like a session."""

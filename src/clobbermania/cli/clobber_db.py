@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..clobber.partdb import MAX_SQUARES, build_part_database
-from ._common import emit_json, progress_reporter
+from ._common import echo_build_start, emit_json, progress_reporter
 
 
 def _describe(label: str, info: dict) -> str:
@@ -33,7 +33,7 @@ def build_db_cmd(max_squares, db_dir, jobs, as_json) -> None:
     Example:
       clobbermania clobber build-db --max-squares 9 --db /tmp/parts
     """
-    with progress_reporter("building") as show:
+    with progress_reporter("building", _describe) as show:
         progress = None if show is None else (
             lambda done, total, n: show({"done": done, "total": total, "squares": n}))
         rep = build_part_database(db_dir, max_squares=max_squares, jobs=jobs,
@@ -41,12 +41,9 @@ def build_db_cmd(max_squares, db_dir, jobs, as_json) -> None:
     if as_json:
         emit_json(rep.to_dict())
         return
-    if not rep.built:
-        click.echo(f"part database in {rep.db_dir}: complete to {rep.max_squares} squares, "
-                   "nothing to build")
+    if echo_build_start("part database", rep.db_dir, rep.max_squares, "squares", rep.built,
+                        2):
         return
-    if rep.resumed_from > 1:
-        click.echo(f"resumed after {rep.resumed_from} squares (checksums checked)")
     parts = sum(rep.parts_by_size.values())
     click.echo(f"built parts of {rep.built[0]} to {rep.built[-1]} squares: {parts:,} parts "
                f"in {rep.seconds:.1f} s with {rep.jobs} process(es)")

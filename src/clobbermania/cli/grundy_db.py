@@ -14,7 +14,7 @@ from ..clobber.rowdb import (
     plot_statistics,
     row_statistics,
 )
-from ._common import emit_json
+from ._common import echo_build_start, emit_json
 
 DB_OPTION_HELP = "Database directory (default: $XDG_CACHE_HOME/clobbermania/rows)."
 
@@ -63,12 +63,8 @@ def build_cmd(max_stones, db_dir, jobs) -> None:
     with _build_progress() as progress:
         db = build_database(db_dir, max_stones=max_stones, jobs=jobs, progress=progress)
     rep = db.build_report
-    if not rep.built:
-        click.echo(f"row database in {db.path}: complete to {db.max_stones} stones, "
-                   "nothing to build")
+    if echo_build_start("row database", db.path, db.max_stones, "stones", rep.built, 1):
         return
-    if rep.resumed_from:
-        click.echo(f"resumed after {rep.resumed_from} stones (checksums checked)")
     click.echo(f"built rows of {rep.built[0]} to {rep.built[-1]} stones: "
                f"{2 * rep.rows_computed:,} rows ({rep.rows_computed:,} stored, colour swap "
                f"halves them) in {rep.seconds:.1f} s with {rep.jobs} thread(s)")
@@ -149,12 +145,9 @@ def build_parts_cmd(max_squares, db_dir, jobs) -> None:
     db = build_grid_parts(db_dir if db_dir is not None else default_db_dir(),
                           max_squares=max_squares, jobs=jobs)
     rep = db.build_report
-    if not rep.built:
-        click.echo(f"grid-part database in {db.path}: complete to {db.max_squares} squares, "
-                   "nothing to build")
+    if echo_build_start("grid-part database", db.path, db.max_squares, "squares", rep.built,
+                        2):
         return
-    if rep.resumed_from > 1:
-        click.echo(f"resumed after {rep.resumed_from} squares (checksums checked)")
     click.echo(f"valued the parts of {rep.built[0]} to {rep.built[-1]} squares in "
                f"{rep.seconds:.1f} s with {rep.jobs} thread(s)")
     click.echo(f"grid-part database in {db.path}: {db.count:,} parts, complete to "

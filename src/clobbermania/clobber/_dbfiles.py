@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ClobbermaniaError
+from ..errors import ClobbermaniaError, UnsupportedError
 
 MANIFEST = "manifest.json"
 
@@ -99,6 +99,21 @@ def sha256_file(path: Path) -> str | None:
 def hashes_ok(db_dir: Path, entries: list[dict]) -> bool:
     """Whether every entry's ``file`` in ``db_dir`` exists and matches its ``sha256``."""
     return all(sha256_file(db_dir / e["file"]) == e["sha256"] for e in entries)
+
+
+def build_jobs(jobs: int | None, unit: str) -> int:
+    """The number of workers a build uses: ``jobs``, or the number of cores when None;
+    anything but a positive whole number is refused ("--jobs must be a positive number of
+    <unit>, not ...").
+
+    >>> build_jobs(3, "threads"), build_jobs(None, "threads") >= 1
+    (3, True)
+    """
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise UnsupportedError(f"--jobs must be a positive number of {unit}, not {jobs}")
+    return jobs
 
 
 def plain_file_name(name: object) -> bool:

@@ -53,6 +53,7 @@ from ..errors import ClobbermaniaError, UnsupportedError
 from ..stones import BLACK, WHITE, Position
 from ._dbfiles import (
     MANIFEST,
+    build_jobs,
     build_lock,
     cache_dir,
     fsync_dir,
@@ -269,11 +270,7 @@ def build_grid_parts(db_dir: str | os.PathLike | None = None, max_squares: int =
     if not isinstance(max_squares, int) or not 2 <= max_squares <= MAX_SQUARES:
         raise UnsupportedError(f"--max-squares must be between 2 and {MAX_SQUARES}, "
                                f"not {max_squares}")
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    if not isinstance(jobs, int) or jobs < 1:
-        raise UnsupportedError(f"--jobs must be a positive number of threads, not {jobs}")
-    jobs = min(jobs, numba.config.NUMBA_NUM_THREADS)
+    jobs = min(build_jobs(jobs, "threads"), numba.config.NUMBA_NUM_THREADS)
     path = Path(db_dir) if db_dir is not None else None
     with ExitStack() as stack:
         manifest = _new_manifest()

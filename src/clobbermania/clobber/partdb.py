@@ -69,6 +69,7 @@ from . import values as _values
 from ._clobber_kernels import canonical
 from ._dbfiles import (
     MANIFEST,
+    build_jobs,
     build_lock,
     cache_dir,
     fsync_dir,
@@ -450,10 +451,7 @@ def build_part_database(db_dir: str | os.PathLike | None = None, max_squares: in
         raise UnsupportedError(f"--max-squares must be between 2 and {MAX_SQUARES} (the "
                                "largest measured: 2.3 million parts of 10 squares, 1 GB of "
                                f"memory), not {max_squares}")
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise UnsupportedError(f"--jobs must be a positive number of processes, not {jobs}")
+    jobs = build_jobs(jobs, "processes")
     db_dir = Path(db_dir) if db_dir is not None else default_db_dir()
     with build_lock(db_dir, PartDatabaseError):
         manifest = _read_manifest(db_dir) or _new_manifest()

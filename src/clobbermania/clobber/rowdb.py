@@ -51,6 +51,7 @@ from ..limits import memory_room
 from . import _row_kernels as _k
 from ._dbfiles import (
     MANIFEST,
+    build_jobs,
     build_lock,
     cache_dir,
     hashes_ok,
@@ -192,11 +193,7 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
     if not isinstance(max_stones, int) or not 1 <= max_stones <= MAX_STONES:
         raise UnsupportedError(f"--max-stones must be between 1 and {MAX_STONES}, "
                                f"not {max_stones}")
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    if not isinstance(jobs, int) or jobs < 1:
-        raise UnsupportedError(f"--jobs must be a positive number of threads, not {jobs}")
-    jobs = min(jobs, numba.config.NUMBA_NUM_THREADS)
+    jobs = min(build_jobs(jobs, "threads"), numba.config.NUMBA_NUM_THREADS)
     db_dir = Path(db_dir) if db_dir is not None else default_db_dir()
     with build_lock(db_dir, RowDatabaseError):
         manifest = _read_manifest(db_dir) or _new_manifest()
