@@ -116,6 +116,21 @@ def build_jobs(jobs: int | None, unit: str) -> int:
     return jobs
 
 
+def consecutive_entries(entries: list[dict], key: str, first: int) -> list[dict]:
+    """The leading ``entries`` whose ``key`` runs ``first``, ``first + 1``, ... without a gap
+    (a database's complete lengths or sizes).
+
+    >>> consecutive_entries([{"n": 2}, {"n": 3}, {"n": 5}], "n", 2)
+    [{'n': 2}, {'n': 3}]
+    """
+    good: list[dict] = []
+    for entry in entries:
+        if entry.get(key) != len(good) + first:
+            break
+        good.append(entry)
+    return good
+
+
 def plain_file_name(name: object) -> bool:
     """Whether ``name`` names a file of the directory itself (no separator, no '..', not
     hidden), as a manifest may list.

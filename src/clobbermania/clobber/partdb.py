@@ -72,6 +72,7 @@ from ._dbfiles import (
     build_jobs,
     build_lock,
     cache_dir,
+    consecutive_entries,
     fsync_dir,
     hashes_ok,
     npy_bytes,
@@ -371,12 +372,7 @@ def _read_manifest(db_dir: Path) -> dict | None:
 
 def _good_prefix(manifest: dict) -> list[dict]:
     """The manifest's entries for sizes 2, 3, ... as long as they are consecutive."""
-    good: list[dict] = []
-    for entry in manifest.get("sizes", []):
-        if entry.get("squares") != len(good) + 2:
-            break
-        good.append(entry)
-    return good
+    return consecutive_entries(manifest.get("sizes", []), "squares", 2)
 
 
 def _file_entries(entry: dict) -> list[dict]:

@@ -54,6 +54,7 @@ from ._dbfiles import (
     build_jobs,
     build_lock,
     cache_dir,
+    consecutive_entries,
     hashes_ok,
     plain_file_name,
     read_manifest,
@@ -282,12 +283,7 @@ def build_database(db_dir: str | os.PathLike | None = None, max_stones: int = 27
 def _good_prefix(manifest: dict) -> list[dict]:
     """The manifest's entries for lengths 1, 2, ... as long as they are consecutive and
     their files exist with the right size (checksums are checked when loaded)."""
-    good: list[dict] = []
-    for entry in manifest.get("lengths", []):
-        if entry.get("length") != len(good) + 1:
-            break
-        good.append(entry)
-    return good
+    return consecutive_entries(manifest.get("lengths", []), "length", 1)
 
 
 def _load_lengths(db_dir: Path, entries: list[dict], flat: np.ndarray) -> list[dict]:
