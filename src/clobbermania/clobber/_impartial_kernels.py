@@ -50,15 +50,12 @@ MAX_SYMMETRIES = 64
 MAX_FILL_TENTHS = 7
 
 
-class Memo:
-    """The kernel's table and its entry count (``count[0]``)."""
+class _OpenTable:
+    """An open-addressing table of the kernels: key arrays (``keys_b`` first, its empty
+    slots :data:`EMPTY_KEY`), value arrays and the entry count (``count[0]``), in the
+    order :attr:`FIELDS` names them, as the kernels take them (:meth:`arrays`)."""
 
-    def __init__(self, capacity_log2: int = 16) -> None:
-        cap = 1 << capacity_log2
-        self.keys_b = np.full(cap, EMPTY_KEY, dtype=np.uint64)
-        self.keys_w = np.zeros(cap, dtype=np.uint64)
-        self.vals = np.zeros(cap, dtype=np.int16)
-        self.count = np.zeros(1, dtype=np.int64)
+    FIELDS: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return int(self.count[0])
@@ -68,10 +65,23 @@ class Memo:
         return self.count[0] * 10 >= self.keys_b.shape[0] * MAX_FILL_TENTHS
 
     def nbytes(self) -> int:
-        return self.keys_b.nbytes + self.keys_w.nbytes + self.vals.nbytes
+        return sum(getattr(self, f).nbytes for f in self.FIELDS)
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        return self.keys_b, self.keys_w, self.vals, self.count
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return (*(getattr(self, f) for f in self.FIELDS), self.count)
+
+
+class Memo(_OpenTable):
+    """The kernel's table: canonical (black, white) -> Grundy value."""
+
+    FIELDS = ("keys_b", "keys_w", "vals")
+
+    def __init__(self, capacity_log2: int = 16) -> None:
+        cap = 1 << capacity_log2
+        self.keys_b = np.full(cap, EMPTY_KEY, dtype=np.uint64)
+        self.keys_w = np.zeros(cap, dtype=np.uint64)
+        self.vals = np.zeros(cap, dtype=np.int16)
+        self.count = np.zeros(1, dtype=np.int64)
 
 
 def new_memo() -> Memo:
@@ -247,10 +257,12 @@ def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget,
 
 # -- the outcome search: is (component + *k) a loss for the player to move? -------------
 
-class OutcomeTable:
+class OutcomeTable(_OpenTable):
     """The outcome search's table: canonical (black, white) and a nimber k -> whether the
     sum component + *k is a first-player win; an open-addressing table like :class:`Memo`
     (19 bytes a slot)."""
+
+    FIELDS = ("keys_b", "keys_w", "keys_k", "wins")
 
     def __init__(self, capacity_log2: int = 16) -> None:
         cap = 1 << capacity_log2
@@ -259,20 +271,6 @@ class OutcomeTable:
         self.keys_k = np.zeros(cap, dtype=np.int16)
         self.wins = np.zeros(cap, dtype=np.int8)
         self.count = np.zeros(1, dtype=np.int64)
-
-    def __len__(self) -> int:
-        return int(self.count[0])
-
-    @property
-    def full(self) -> bool:
-        return self.count[0] * 10 >= self.keys_b.shape[0] * MAX_FILL_TENTHS
-
-    def nbytes(self) -> int:
-        return (self.keys_b.nbytes + self.keys_w.nbytes + self.keys_k.nbytes
-                + self.wins.nbytes)
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.keys_b, self.keys_w, self.keys_k, self.wins, self.count
 
 
 def grow_table(table: OutcomeTable) -> None:

@@ -310,6 +310,21 @@ def part_put(pk1, pk2, pv, keys1, keys2, vals):
 
 
 @njit(cache=True)
+def _list_pending(k1, k2, vals, i, a, b, pend, pstat, which):
+    """Mark slot ``i`` of a part or sum table pending under key (a, b) and list the key in
+    ``pend`` for the Python side (``pstat[which]`` keys listed so far; none past its
+    capacity: the key is asked again at a later node)."""
+    n = pstat[which]
+    if n < pend.shape[0]:
+        k1[i] = a
+        k2[i] = b
+        vals[i] = PART_PENDING
+        pend[n, 0] = a
+        pend[n, 1] = b
+        pstat[which] = n + 1
+
+
+@njit(cache=True)
 def _sum_id(g, h, sk1, sk2, sv, spend, pstat):
     """The id of g + h from the sum table, or -1 (the pair listed in ``spend`` when new)."""
     if g == h:
@@ -323,14 +338,7 @@ def _sum_id(g, h, sk1, sk2, sv, spend, pstat):
     if v >= 2:
         return v - 2
     if v == PART_EMPTY:
-        n = pstat[1]
-        if n < spend.shape[0]:
-            sk1[i] = a
-            sk2[i] = b
-            sv[i] = PART_PENDING
-            spend[n, 0] = a
-            spend[n, 1] = b
-            pstat[1] = n + 1
+        _list_pending(sk1, sk2, sv, i, a, b, spend, pstat, 1)
     return -1
 
 
@@ -369,14 +377,7 @@ def reduce_parts(me, opp, nbr, syms, cols, row0, pk1, pk2, pv, sk1, sk2, sv, lwi
         v = pv[i]
         if v == PART_EMPTY:
             decidable = False
-            n = pstat[0]
-            if n < pend.shape[0]:
-                pk1[i] = a
-                pk2[i] = b
-                pv[i] = PART_PENDING
-                pend[n, 0] = a
-                pend[n, 1] = b
-                pstat[0] = n + 1
+            _list_pending(pk1, pk2, pv, i, a, b, pend, pstat, 0)
             continue
         if v == PART_PENDING:
             decidable = False
