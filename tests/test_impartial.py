@@ -463,3 +463,25 @@ def test_cycle_board_with_more_symmetries_than_tabulated():
         row = "".join(after[(start + 1 + i) % 36] for i in range(35))
         options.add(GrundySolver().value(Position.from_string(row)))
     assert grundy_value(p, solver=GrundySolver()).grundy == mex(options)
+
+
+def test_outcome_search_on_a_graph_vertex_of_degree_six_equals_the_plain_search():
+    """A move from the centre of a six-legged spider leaves up to six parts (the kernels'
+    part arrays once held four); the outcome search (parts of more than 4 stones) agrees
+    with the plain mex search on random colourings."""
+    import random
+
+    from clobbermania.cli._common import load_position
+    from clobbermania.clobber.impartial import GrundySolver
+
+    parents = [i if i % 3 else 0 for i in range(18)]   # vertex i + 1: 6 legs of 3 from 0
+    spec = "tree:" + ",".join(map(str, parents))
+    rng = random.Random(1)
+    values = []
+    for _ in range(6):
+        p = load_position("".join(rng.choice("xo") for _ in range(19)), spec)
+        outcome, plain = GrundySolver(exact_stones=4), GrundySolver(exact_stones=64)
+        got = [outcome.solve_key(k) for k in outcome.component_keys(p.board, p.cells)]
+        assert got == [plain.solve_key(k) for k in plain.component_keys(p.board, p.cells)]
+        values += got
+    assert len(set(values)) > 1   # not all one value: the check can tell them apart

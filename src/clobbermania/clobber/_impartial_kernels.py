@@ -50,6 +50,10 @@ MAX_SYMMETRIES = 64
 MAX_FILL_TENTHS = 7
 
 
+#: The most parts with a move a position of at most 64 stones can have.
+MAX_LIVE_PARTS = 32
+
+
 class _OpenTable:
     """An open-addressing table of the kernels: key arrays (``keys_b`` first, its empty
     slots :data:`EMPTY_KEY`), value arrays and the entry count (``count[0]``), in the
@@ -190,6 +194,27 @@ def part_value(b, w, rows, cols, dbk, dbv, dboff):
 
 
 @njit(cache=True)
+def live_parts(nb, nw, adj, pb, pw):
+    """The parts of (nb, nw) holding both colours (the others never move), written to
+    ``pb``/``pw`` (black, white stones, :data:`MAX_LIVE_PARTS` long: a live part has two
+    stones or more, and a board at most 64 squares); returns how many. (On a graph board
+    one move can split a part into as many parts as the emptied vertex has neighbours.)"""
+    nocc = nb | nw
+    rem = nocc
+    n = 0
+    while rem != U0:
+        comp = flood(lowbit(rem), nocc, adj)
+        rem &= ~comp
+        cb = comp & nb
+        cw = comp & nw
+        if cb != U0 and cw != U0:
+            pb[n] = cb
+            pw[n] = cw
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget,
                     dbk, dbv, dboff, rows):
     """The Grundy value of the connected component (b, w): mex over its moves of the XOR of
@@ -220,22 +245,17 @@ def component_value(b, w, adj, tabs, cols, keys_b, keys_w, vals, count, budget,
     dst = np.empty(nopt, dtype=np.int64)
     generate_moves(b, w, 2, adj, src, dst)
     options = np.empty(nopt, dtype=np.int64)
+    pb = np.empty(MAX_LIVE_PARTS, dtype=np.uint64)
+    pw = np.empty(MAX_LIVE_PARTS, dtype=np.uint64)
     for i in range(nopt):
         nb, nw, mover = apply_move(b, w, src[i], dst[i])
-        nocc = nb | nw
-        rem = nocc
         g = 0
-        while rem != U0:
-            comp = flood(lowbit(rem), nocc, adj)
-            rem &= ~comp
-            cb = comp & nb
-            cw = comp & nw
-            if cb != U0 and cw != U0:
-                part = component_value(cb, cw, adj, tabs, cols, keys_b, keys_w, vals,
-                                       count, budget, dbk, dbv, dboff, rows)
-                if part < 0:
-                    return -1
-                g ^= part
+        for j in range(live_parts(nb, nw, adj, pb, pw)):
+            part = component_value(pb[j], pw[j], adj, tabs, cols, keys_b, keys_w, vals,
+                                   count, budget, dbk, dbv, dboff, rows)
+            if part < 0:
+                return -1
+            g ^= part
         options[i] = g
     seen = np.zeros(nopt + 1, dtype=np.bool_)
     for i in range(nopt):
@@ -368,30 +388,20 @@ def outcome(b, w, k, adj, tabs, cols, keys_b, keys_w, vals, count,
     ok = np.empty(nopt, dtype=np.int64)
     score = np.empty(nopt, dtype=np.int64)
     order = np.empty(nopt, dtype=np.int64)
-    pb = np.empty(4, dtype=np.uint64)
-    pw = np.empty(4, dtype=np.uint64)
+    pb = np.empty(MAX_LIVE_PARTS, dtype=np.uint64)
+    pw = np.empty(MAX_LIVE_PARTS, dtype=np.uint64)
     result = 1
     found = False
     for i in range(nmv):
         nb, nw, mover = apply_move(b, w, src[i], dst[i])
-        nocc = nb | nw
-        rem = nocc
-        nparts = 0
+        nparts = live_parts(nb, nw, adj, pb, pw)
         big = -1
         bigsize = 0
-        while rem != U0:
-            comp = flood(lowbit(rem), nocc, adj)
-            rem &= ~comp
-            cb = comp & nb
-            cw = comp & nw
-            if cb != U0 and cw != U0:
-                pb[nparts] = cb
-                pw[nparts] = cw
-                sz = popcount(comp)
-                if sz > bigsize:
-                    bigsize = sz
-                    big = nparts
-                nparts += 1
+        for j in range(nparts):
+            sz = popcount(pb[j] | pw[j])
+            if sz > bigsize:
+                bigsize = sz
+                big = j
         kk = k
         for j in range(nparts):
             if j != big:
@@ -514,21 +524,16 @@ def _part_mex(h, w, b, x, dbk, dbv, dboff):
     dst = np.empty(nmv, dtype=np.int64)
     generate_moves(ub, uw, 2, adj, src, dst)
     seen = np.zeros(nmv + 1, dtype=np.bool_)
+    pb = np.empty(MAX_LIVE_PARTS, dtype=np.uint64)
+    pw = np.empty(MAX_LIVE_PARTS, dtype=np.uint64)
     for i in range(nmv):
         nb, nw, mover = apply_move(ub, uw, src[i], dst[i])
-        nocc = nb | nw
-        rem = nocc
         g = 0
-        while rem != U0:
-            comp = flood(lowbit(rem), nocc, adj)
-            rem &= ~comp
-            cb = comp & nb
-            cw = comp & nw
-            if cb != U0 and cw != U0:
-                v = part_value(cb, cw, h, w, dbk, dbv, dboff)
-                if v < 0:
-                    return np.int64(-1)
-                g ^= v
+        for j in range(live_parts(nb, nw, adj, pb, pw)):
+            v = part_value(pb[j], pw[j], h, w, dbk, dbv, dboff)
+            if v < 0:
+                return np.int64(-1)
+            g ^= v
         if g <= nmv:
             seen[g] = True
     m = 0
