@@ -24,6 +24,13 @@ def board_text(board: str) -> str:
     return board
 
 
+def graph_help(argument: str) -> str:
+    """The help text of a ``--graph SPEC`` option whose colours come from ``argument``."""
+    return ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
+            f"hamming:a,b,... hypercube:d or an edge-list file; {argument} gives vertex "
+            "colours in vertex order.")
+
+
 def load_position(board: str, graph: str | None = None) -> Position:
     """The BOARD argument, on the grid it describes or on the ``--graph`` SPEC.
 

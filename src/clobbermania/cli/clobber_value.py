@@ -7,11 +7,9 @@ import click
 from ..api.verbs import clobber_value
 from ..clobber.values import ValueTimeout
 from ..render import text_drawing
-from ._common import board_text, emit_json, emit_unknown
+from ._common import board_text, emit_json, emit_unknown, graph_help
 
-GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
-              "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
-              "colours in vertex order.")
+GRAPH_HELP = graph_help("BOARD")
 
 _OUTCOME_WORDS = {"L": "Black (Left) wins whoever starts",
                   "R": "White (Right) wins whoever starts",

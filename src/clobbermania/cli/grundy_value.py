@@ -14,6 +14,7 @@ from ._common import (
     board_text,
     check_time_limit,
     emit_json,
+    graph_help,
     load_position,
     play_in_terminal,
 )
@@ -25,9 +26,7 @@ from ._distributed import (
     run_distributed,
 )
 
-GRAPH_HELP = ("Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
-              "hamming:a,b,... hypercube:d or an edge-list file; CONFIG gives vertex "
-              "colours in vertex order.")
+GRAPH_HELP = graph_help("CONFIG")
 
 
 @click.command("value")

@@ -7,7 +7,7 @@ import click
 from ..api.verbs import solitaire_solve, solitaire_verify
 from ..render import text_drawing
 from ..stones import COLOR_NAMES
-from ._common import board_text, emit_json, progress_reporter, write_svg
+from ._common import board_text, emit_json, graph_help, progress_reporter, write_svg
 
 FIRST_CHOICE = click.Choice(["black", "white", "any"], case_sensitive=False)
 
@@ -31,10 +31,7 @@ def solitaire() -> None:
 @click.option("--free", is_flag=True, help="SC2: no colour alternation.")
 @click.option("--first", type=FIRST_CHOICE, default="any", show_default=True,
               help="Colour of the first move under alternation; 'any' lets the solver choose.")
-@click.option("--graph", "graph", metavar="SPEC",
-              help="Play on a graph: grid:RxC path:n cycle:n tree:P1,P2,... complete:n "
-                   "hamming:a,b,... hypercube:d or an edge-list file; BOARD gives vertex "
-                   "colours in vertex order.")
+@click.option("--graph", "graph", metavar="SPEC", help=graph_help("BOARD"))
 @click.option("--time-limit", type=float, metavar="S",
               help="Stop after S seconds and report bounds (exact: false).")
 @click.option("--node-limit", type=click.IntRange(min=0), metavar="N",
