@@ -14,7 +14,7 @@ Each line prints the CPU seconds of this process (``time.process_time``: the mac
 shared, wall time is not a fair figure), the nodes, the outcome (the winner, or
 "undecided" when the limit ran out) and MCGS's figure beside it:
 
-* with ``MCGS_BIN`` naming an MCGS binary (``../shared/tools/mcgs/build.sh`` builds one,
+* with ``MCGS_BIN`` naming an MCGS binary (built from github.com/ualberta-mueller-group/MCGS,
   without its database), that binary on the same case and limit, run now (its own wall
   time as it reports it, and the CPU time of the child process);
 * otherwise the times MCGS records (Folkersen, Müller, Du; the figures of issue 28:

@@ -64,6 +64,7 @@ EXCLUDED = {
     "grundy play": "interactive game",
     "grundy build": "long-running by design (run once, small, to feed grundy stats)",
     "clobber build-db": "long-running by design (tests/test_clobber_partdb.py runs it)",
+    "grundy build-parts": "long-running by design (tests/test_impartial_gridparts.py runs it)",
     "samegame bench": "long-running by design",
     "serve": "a server runs until Ctrl-C (tests/web/test_serve_cli.py runs it)",
 }
