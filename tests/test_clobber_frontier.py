@@ -1,5 +1,5 @@
-"""The CGT-aided bitboard search (issue 28): small parts valued inside the search, replaced
-by the simplest part of equal value, and sums of valued parts decided by their outcome.
+"""The CGT-aided bitboard search (issue 28): small parts valued inside the search and
+folded into one summed value G, which the search plays in as a game ("big parts + G").
 
 Held against the plain bitboard search (parts off) and against the values of
 :mod:`clobbermania.clobber.values`: the winner and the winning-move list on every
@@ -48,7 +48,7 @@ def warm_engine(p: Position, color: int, pmax: int) -> search._Engine:
     first = engine(p.board, pmax)
     outcome_and_moves(first, p, color)
     e = engine(p.board, pmax)
-    e.parts, e.sums, e.lwin, e.games = first.parts, first.sums, first.lwin, first.games
+    e.parts, e.sums, e.values = first.parts, first.sums, first.values
     return e
 
 
@@ -92,36 +92,69 @@ def test_random_positions_same_winner_and_winning_moves():
     assert used > 200
 
 
-def test_reduced_positions_keep_their_value_and_verdicts_their_outcome():
-    """reduce_parts on random positions, with the part and sum tables filled by an engine:
-    the reduced position has the value of the original (both colours to move), and a
-    verdict is the outcome of the original with the owner of ``me`` first."""
+def test_folded_positions_keep_their_value_and_empty_boards_their_outcome():
+    """fold_parts on random positions, with the part and sum tables filled by an engine:
+    the board left plus G has the value of the original (both colours to move; G is
+    valued with the owner of ``me`` as Left), and when no board is left the outcome of G
+    in the value tables (``lwin``) is the outcome of the original with the owner of ``me``
+    first."""
     rng = random.Random(2026)
     board = Position.checkerboard(4, 4).board
     e = warm_engine(Position.checkerboard(4, 4), BLACK, 8)   # tables filled
-    replaced = decided = 0
+    folded = emptied = 0
     for _ in range(150):
         # (a third or more of the squares empty: the values of the whole stay cheap)
         p = random_position(rng, 4, 4, 0.3 + rng.random() * 0.4)
         for color in (BLACK, WHITE):
             me, opp = (p.black, p.white) if color == BLACK else (p.white, p.black)
             sme, sopp = K.simplify(np.uint64(me), np.uint64(opp), e.nbr)
-            rme, ropp, verdict = K.reduce_parts(
-                np.uint64(sme), np.uint64(sopp), e.nbr, e.syms, e.cols, e.row0,
-                *e.parts.arrays, *e.sums.arrays, e.lwin, e.pend, e.spend, e.pstat, e.pconst)
+            rme, ropp, g = K.fold_parts(
+                np.uint64(sme), np.uint64(sopp), 0, e.nbr, e.syms, e.cols, e.row0, e.pmax,
+                *e.parts.arrays, *e.sums.arrays, e.pend, e.spend, e.pstat)
             e._value_parts()
-            sign = 1 if color == BLACK else -1
             before = clobber_value(p)
             rb, rw = (int(rme), int(ropp)) if color == BLACK else (int(ropp), int(rme))
-            after = clobber_value(Position.from_masks(board, rb, rw))
+            G = e.values.game(int(g))
+            after = clobber_value(Position.from_masks(board, rb, rw)) + \
+                (G if color == BLACK else -G)
             assert before == after, p.text()
-            if (rme, ropp) != (sme, sopp):
-                replaced += 1
-            if verdict:
-                decided += 1
-                o = (before if sign == 1 else -before).outcome
-                assert (verdict == K.WIN) == (o in ("L", "N")), p.text()
-    assert replaced > 10 and decided > 10, (replaced, decided)
+            if g != 0:
+                folded += 1
+            if rme == 0 and ropp == 0:
+                emptied += 1
+                o = (before if color == BLACK else -before).outcome
+                assert (e.values.lwin[g] == 1) == (o in ("L", "N")), p.text()
+    assert folded > 10 and emptied > 10, (folded, emptied)
+
+
+def test_value_tables_hold_negatives_options_and_outcomes():
+    """Every id the engine registered on the 4x5 search: ``gneg`` is its negative, its
+    listed moves are the negatives of its canonical Left options, ``lwin`` its outcome
+    with Left first (cgt's comparisons)."""
+    p = Position.checkerboard(4, 5)
+    e = engine(p.board, 8)
+    outcome_and_moves(e, p, BLACK)
+    vals = e.values
+    assert len(vals.games) > 1000
+    for i in range(len(vals.games)):
+        g = vals.game(i)
+        assert vals.game(int(vals.gneg[i])) == -g
+        kids = vals.glo[vals.gls[i]:vals.gls[i] + vals.glc[i]]
+        assert sorted(vals.game(int(c)).id for c in kids) == \
+            sorted((-x).id for x in g.left_options)
+        assert (vals.lwin[i] == 1) == (g.outcome in ("L", "N"))
+
+
+def test_values_past_the_option_cap_stay_on_the_board():
+    """A value with more options than the engine plays in as G is declined: its part
+    stays pending, and the search still answers as the plain search does."""
+    p = Position.checkerboard(4, 5)
+    e = engine(p.board, 8)
+    e.values.max_options = 2
+    assert outcome_and_moves(e, p, WHITE) == outcome_and_moves(engine(p.board, 0), p, WHITE)
+    vals = e.values
+    assert all(vals.glc[i] <= 2 for i in range(len(vals.games)))
+    assert (e.parts.arrays[2] == K.PART_PENDING).sum() > 0
 
 
 def test_parts_valued_between_kernel_calls_agree_on_4x5():

@@ -128,7 +128,9 @@ def test_move_order_counts_the_replies_of_the_reference():
             dst = np.array([m.dst for m in moves] + [0], np.int64)
             keys = np.zeros(n + 1, np.int64)
             order = np.zeros(n + 1, np.int64)
-            imm = K._order(np.uint64(me), np.uint64(opp), nbr, src, dst, keys, order, n)
+            # (board moves only: no G, so none of the opponent's moves is in G)
+            imm = K._order(np.uint64(me), np.uint64(opp), nbr, src, dst, keys, order, n, n,
+                           0, np.zeros(1, np.int64))
             replies = [len(p.play(m).moves(opponent(color))) for m in moves]
             if imm >= 0:
                 assert replies[imm] == 0 and all(replies[:imm])

@@ -233,29 +233,36 @@ def _hash(a, b):
     return mix64(a * GOLDEN ^ (b + np.uint64(0x632BE59BD9B4E019)))
 
 
+@njit(cache=True, inline="always")
+def _tt_hash(a, b, g):
+    # the value id mixed into the first mask (g = 0, no summed parts: the board's hash)
+    return _hash(a ^ (np.uint64(g) * np.uint64(0xD6E8FEB86659FD93)), b)
+
+
 @njit(cache=True)
-def tt_lookup(tkey1, tkey2, tval, a, b):
-    h = _hash(a, b)
+def tt_lookup(tkey1, tkey2, tkeyg, tval, a, b, g):
+    """The stored result of the node (board key (a, b), summed value id g), else 0."""
+    h = _tt_hash(a, b, g)
     mask = np.uint64(tval.shape[0] - 1)
     i = np.int64(h & mask)
     j = i ^ 1
-    if tval[i] != 0 and tkey1[i] == a and tkey2[i] == b:
+    if tval[i] != 0 and tkey1[i] == a and tkey2[i] == b and tkeyg[i] == g:
         return tval[i]
-    if tval[j] != 0 and tkey1[j] == a and tkey2[j] == b:
+    if tval[j] != 0 and tkey1[j] == a and tkey2[j] == b and tkeyg[j] == g:
         return tval[j]
     return 0
 
 
 @njit(cache=True)
-def tt_store(tkey1, tkey2, tval, twork, a, b, val, work):
-    h = _hash(a, b)
+def tt_store(tkey1, tkey2, tkeyg, tval, twork, a, b, g, val, work):
+    h = _tt_hash(a, b, g)
     mask = np.uint64(tval.shape[0] - 1)
     i = np.int64(h & mask)
     j = i ^ 1
     # a bucket of two: overwrite the same key, else an empty slot, else the cheaper entry
-    if tval[i] != 0 and tkey1[i] == a and tkey2[i] == b:
+    if tval[i] != 0 and tkey1[i] == a and tkey2[i] == b and tkeyg[i] == g:
         k = i
-    elif tval[j] != 0 and tkey1[j] == a and tkey2[j] == b:
+    elif tval[j] != 0 and tkey1[j] == a and tkey2[j] == b and tkeyg[j] == g:
         k = j
     elif tval[i] == 0:
         k = i
@@ -267,24 +274,26 @@ def tt_store(tkey1, tkey2, tval, twork, a, b, val, work):
         k = j
     tkey1[k] = a
     tkey2[k] = b
+    tkeyg[k] = g
     tval[k] = val
     twork[k] = work
 
 
-# -- small parts as values: replaced by the simplest part of equal value, summed -----------
+# -- small parts as one summed value G, played in as a game ---------------------------------
 
 #: The part table (pk1, pk2, pv) maps a part's key (least image, as :func:`canonical`;
-#: its value taken with the owner of ``me`` as Left) to 2 + the id of its value in
-#: :mod:`clobbermania.cgt`'s table; PART_EMPTY: a free slot, PART_PENDING: met, not yet
-#: valued (the Python side values the parts listed in ``pend`` between kernel calls).
-#: The sum table (sk, sv) maps a pair of value ids to 2 + the id of their sum (pairs
-#: listed in ``spend`` to be added); ``lwin[g]`` is 1 when Left moving first wins g.
+#: its value taken with the owner of ``me`` as Left) to 2 + the engine's id of its value;
+#: PART_EMPTY: a free slot, PART_PENDING: met, not yet valued (the Python side values the
+#: parts listed in ``pend`` between kernel calls; a value it declines, too many options,
+#: stays pending and its part stays on the board). The sum table (sk, sv) maps a pair of
+#: ids to 2 + the id of their sum (pairs listed in ``spend``).
+#:
+#: The value tables, indexed by id (id 0 is the game 0; every id's negative and options
+#: are registered with it): ``gneg[g]`` the id of -g; ``glo[gls[g] : gls[g] + glc[g]]``
+#: the ids of -gL for Left's options gL of g (the value left for the opponent, who moves
+#: next, seen as Left); ``lwin[g]`` 1 when Left moving first wins g.
 PART_EMPTY = 0
 PART_PENDING = 1
-#: Parts of fewer stones are not replaced (:func:`simplify` knows those of two and three).
-PART_MIN_STONES = 4
-#: ``pconst``: the largest part valued (0: none), then the ids of 0, *, ^ and v.
-PC_MAX, PC_ZERO, PC_STAR, PC_UP, PC_DOWN = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
@@ -326,134 +335,85 @@ def _list_pending(k1, k2, vals, i, a, b, pend, pstat, which):
 
 @njit(cache=True)
 def _sum_id(g, h, sk1, sk2, sv, spend, pstat):
-    """The id of g + h from the sum table, or -1 (the pair listed in ``spend`` when new)."""
-    if g == h:
-        a, b = np.uint64(g), np.uint64(h)
-    elif g < h:
+    """The id of g + h (0 + h is h) from the sum table, or -1 (the pair listed in
+    ``spend`` when new)."""
+    if g == 0:
+        return h
+    if h == 0:
+        return g
+    if g <= h:
         a, b = np.uint64(g), np.uint64(h)
     else:
         a, b = np.uint64(h), np.uint64(g)
     i = part_slot(sk1, sk2, sv, a, b)
     v = sv[i]
     if v >= 2:
-        return v - 2
+        return np.int64(v - 2)
     if v == PART_EMPTY:
         _list_pending(sk1, sk2, sv, i, a, b, spend, pstat, 1)
-    return -1
+    return np.int64(-1)
 
 
 @njit(cache=True)
-def reduce_parts(me, opp, nbr, syms, cols, row0, pk1, pk2, pv, sk1, sk2, sv, lwin, pend,
-                 spend, pstat, pconst):
-    """(me, opp, verdict): the position (already :func:`simplify`-ed) with every part of
-    ``PART_MIN_STONES`` to ``pconst[PC_MAX]`` stones whose value the part table knows to
-    be 0, ``*``, ``^`` or ``v`` replaced by the simplest part of that value on its own
-    squares (removed; two adjacent stones, ``{0|0}``; three in a chain, ``xxo`` = ^ and
-    ``oox`` = v for the owner of ``me``), then simplified again; ``verdict`` is WIN or
-    LOSS when every part left is valued and the sum table knows their sum (its outcome
-    decides: Left moving first), else 0. A part is a summand whose value alone counts
-    (Albert, Grossman, Nowakowski, Wolfe 2005), so the sum keeps its value and outcome.
-    Parts not in the table are marked pending and listed in ``pend`` (``pstat[0]`` of
-    them), pairs of values not in the sum table in ``spend`` (``pstat[1]``), for the
-    Python side to value between calls."""
-    pmax = pconst[PC_MAX]
+def fold_parts(me, opp, g, nbr, syms, cols, row0, pmax, pk1, pk2, pv, sk1, sk2, sv, pend,
+               spend, pstat):
+    """(me, opp, g): the position board (me, opp) + G (G the game of id g, the owner of
+    ``me`` as Left) with every part of at most ``pmax`` stones whose value the part table
+    knows taken off the board and added into G, when the sum table knows the sum. A part
+    is a summand whose value alone counts (Albert, Grossman, Nowakowski, Wolfe 2005), and
+    equal games are interchangeable in a sum, so the result has the value and outcome of
+    the original; G in canonical form is the simplest game equal to the sum, and its
+    options are undominated (dominance pruning for free). Unvalued parts and pairs are
+    listed in ``pend`` / ``spend`` for the Python side (see :func:`_list_pending`)."""
     occ = me | opp
     rem = occ
-    out_me = me
-    out_opp = opp
-    changed = False
-    total = np.int64(pconst[PC_ZERO])
-    decidable = True
+    out = occ
     while rem:
         seed = rem & (~rem + U1)
         comp = flood(seed, occ, nbr)
         rem &= ~comp
-        c = popcount(comp)
-        if c > pmax:
-            decidable = False
+        if popcount(comp) > pmax:
             continue
         a, b = canonical(comp & me, comp & opp, syms, cols, row0)
         i = part_slot(pk1, pk2, pv, a, b)
         v = pv[i]
         if v == PART_EMPTY:
-            decidable = False
             _list_pending(pk1, pk2, pv, i, a, b, pend, pstat, 0)
             continue
         if v == PART_PENDING:
-            decidable = False
             continue
-        g = np.int64(v - 2)
-        if decidable:
-            total = _sum_id(total, g, sk1, sk2, sv, spend, pstat) if total != pconst[PC_ZERO] \
-                else g
-            if total < 0:
-                decidable = False
-        if c < PART_MIN_STONES:
-            continue
-        if g == pconst[PC_ZERO]:
-            out_me &= ~comp
-            out_opp &= ~comp
-            changed = True
-        elif g == pconst[PC_STAR]:
-            out_me &= ~comp
-            out_opp &= ~comp
-            changed = True
-            nb = nbr[bit_index(seed)] & comp
-            out_me |= seed
-            out_opp |= nb & (~nb + U1)
-        elif g == pconst[PC_UP] or g == pconst[PC_DOWN]:
-            out_me &= ~comp
-            out_opp &= ~comp
-            changed = True
-            # a square of the part with two neighbours in it (a connected part of three
-            # or more squares has one): the chain's end, middle, end
-            x = comp
-            mid = U0
-            nb = U0
-            while x:
-                mid = x & (~x + U1)
-                x &= ~mid
-                nb = nbr[bit_index(mid)] & comp
-                if popcount(nb) >= 2:
-                    break
-            e1 = nb & (~nb + U1)
-            rest = nb & ~e1
-            e2 = rest & (~rest + U1)
-            if g == pconst[PC_UP]:
-                out_me |= e1 | mid
-                out_opp |= e2
-            else:
-                out_opp |= e1 | mid
-                out_me |= e2
-    verdict = 0
-    if decidable:
-        verdict = WIN if lwin[total] == 1 else LOSS
-    if changed:
-        out_me, out_opp = simplify(out_me, out_opp, nbr)
-    return out_me, out_opp, verdict
+        s = _sum_id(g, np.int64(v - 2), sk1, sk2, sv, spend, pstat)
+        if s >= 0:
+            g = s
+            out &= ~comp
+    return me & out, opp & out, g
 
 
 # -- the proof search -------------------------------------------------------------------------
 
 
-
 @njit(cache=True)
-def _order(me, opp, nbr, src, dst, keys, order, n):
+def _order(me, opp, nbr, src, dst, keys, order, nb, n, gextra, glc):
     """Write the n moves' search order into ``order`` (best first: fewest replies for the
     opponent; an insertion sort in place, as n is small and a node must not allocate);
-    return the index of a move leaving the opponent without a move, else -1. (Both
-    players have one move per edge joining a black and a white stone, so "most moves for
-    us" would break no tie: it is not counted.)
+    return the index of a move leaving the opponent without a move, else -1. Moves 0..nb-1
+    are on the board, the rest in G (``src`` -1, ``dst`` the value left); ``gextra`` is
+    the opponent's moves in G after a board move. (Both players have one board move per
+    edge joining a black and a white stone, so "most moves for us" would break no tie: it
+    is not counted.)
 
-    The reply count is updated from the n edges joining the colours, not recounted: the
-    move s -> d drops the edges of s to opp and of d to me (the edge s-d in both) and
-    adds those of d, now ours, to the rest of opp."""
+    A board move's reply count is updated from the nb edges joining the colours, not
+    recounted: the move s -> d drops the edges of s to opp and of d to me (the edge s-d in
+    both) and adds those of d, now ours, to the rest of opp."""
     for i in range(n):
-        vs = src[i]
-        vd = dst[i]
-        d = U1 << np.uint64(vd)
-        om = n - popcount(nbr[vs] & opp) - popcount(nbr[vd] & me) + 1 \
-            + popcount(nbr[vd] & opp & ~d)
+        if i < nb:
+            vs = src[i]
+            vd = dst[i]
+            d = U1 << np.uint64(vd)
+            om = nb - popcount(nbr[vs] & opp) - popcount(nbr[vd] & me) + 1 \
+                + popcount(nbr[vd] & opp & ~d) + gextra
+        else:
+            om = nb + glc[dst[i]]
         if om == 0:
             return i
         keys[i] = om
@@ -466,13 +426,35 @@ def _order(me, opp, nbr, src, dst, keys, order, n):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _child(me, opp, g, s, t, gneg):
+    """The state after the owner of ``me`` plays move (s, t) (s -1: in G, to the value of
+    id t), seen by the opponent."""
+    if s < 0:
+        return opp, me, t
+    nme, nopp = _play(me, opp, s, t)
+    return nme, nopp, gneg[g]
+
+
 @njit(cache=True)
-def tt_rehash(k1, k2, val, work, n1, n2, nval, nwork):
-    """Store every entry of the table (k1, k2, val, work) into the empty larger table
-    (n1, n2, nval, nwork), by the usual replacement rule."""
+def _gen_all(me, opp, g, nbr, src, dst, gls, glc, glo):
+    """The board moves and then the moves in G; returns (board moves, all moves)."""
+    nb = gen_moves(me, opp, nbr, src, dst)
+    m = glc[g]
+    base = gls[g]
+    for k in range(m):
+        src[nb + k] = -1
+        dst[nb + k] = glo[base + k]
+    return nb, nb + m
+
+
+@njit(cache=True)
+def tt_rehash(k1, k2, kg, val, work, n1, n2, ng, nval, nwork):
+    """Store every entry of the table (k1, k2, kg, val, work) into the empty larger table
+    (n1, n2, ng, nval, nwork), by the usual replacement rule."""
     for i in range(val.shape[0]):
         if val[i] != 0:
-            tt_store(n1, n2, nval, nwork, k1[i], k2[i], val[i], work[i])
+            tt_store(n1, n2, ng, nval, nwork, k1[i], k2[i], kg[i], val[i], work[i])
 
 
 #: Nodes of at least this many stones look their children up in the table before
@@ -484,41 +466,60 @@ ETC_MIN_STONES = 18
 
 
 @njit(cache=True)
-def _known_lost_child(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, src, dst, order,
-                      n, pk1, pk2, pv, sk1, sk2, sv, lwin, pend, spend, pstat, pconst):
+def _enter(me, opp, g, fold, nbr, syms, cols, row0, pmax, pk1, pk2, pv, sk1, sk2, sv, pend,
+           spend, pstat, lwin):
+    """A node as the search keys it: simplified, its small parts folded into G (when
+    ``fold``), then (me, opp, g, verdict): verdict WIN / LOSS when the board is empty (G's
+    outcome decides), else 0."""
+    me, opp, live = simplify_count(me, opp, nbr)
+    if fold and pmax > 0 and (live >= 2 or g != 0):
+        me, opp, g = fold_parts(me, opp, g, nbr, syms, cols, row0, pmax, pk1, pk2, pv,
+                                sk1, sk2, sv, pend, spend, pstat)
+    if me == U0:   # (no live part left: simplify removes the one-colour parts)
+        return me, opp, g, WIN if lwin[g] == 1 else LOSS
+    return me, opp, g, 0
+
+
+@njit(cache=True)
+def _known_lost_child(me, opp, g, nbr, syms, cols, row0, tkey1, tkey2, tkeyg, tval, src,
+                      dst, order, n, pmax, pk1, pk2, pv, sk1, sk2, sv, pend, spend, pstat,
+                      gneg, lwin):
     """The index of a move whose position the table already holds as lost for the
-    opponent (keyed as :func:`solve` keys a node: simplified, parts replaced, then
-    canonical), else -1."""
+    opponent (keyed as :func:`solve` keys a node), else -1."""
     for k in range(n):
         i = order[k]
-        cme, copp = _play(me, opp, src[i], dst[i])
-        cme, copp, live = simplify_count(cme, copp, nbr)
-        if pconst[PC_MAX] > 0 and live >= 2:
-            cme, copp, verdict = reduce_parts(cme, copp, nbr, syms, cols, row0, pk1, pk2,
-                                              pv, sk1, sk2, sv, lwin, pend, spend, pstat,
-                                              pconst)
-            if verdict == LOSS:
+        cme, copp, cg = _child(me, opp, g, src[i], dst[i], gneg)
+        cme, copp, cg, verdict = _enter(cme, copp, cg, True, nbr, syms, cols, row0, pmax,
+                                        pk1, pk2, pv, sk1, sk2, sv, pend, spend, pstat, lwin)
+        if verdict == LOSS:
+            return i
+        if verdict == 0:
+            a, b = canonical(cme, copp, syms, cols, row0)
+            if tt_lookup(tkey1, tkey2, tkeyg, tval, a, b, cg) == LOSS:
                 return i
-        if cme == U0:
-            return i
-        a, b = canonical(cme, copp, syms, cols, row0)
-        if tt_lookup(tkey1, tkey2, tval, a, b) == LOSS:
-            return i
     return -1
 
 
 @njit(cache=True)
-def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limit,
-          pk1, pk2, pv, sk1, sk2, sv, lwin, pend, spend, pstat, pconst):
+def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tkeyg, tval, twork, stats, limit,
+          pmax, pk1, pk2, pv, sk1, sk2, sv, pend, spend, pstat, gneg, gls, glc, glo, lwin):
     """WIN / LOSS for the owner of ``me`` to move, or ABORT once ``stats[0]`` (nodes, kept
-    across calls) exceeds ``limit``; below the root, parts of up to ``pconst[PC_MAX]``
-    stones (0: none) go through :func:`reduce_parts` with the part and sum tables and
-    their pending lists; ``stats[1]`` counts table hits; on a WIN found by
-    search (not read from the table) ``stats[2]``, ``stats[3]`` are set to the square
-    and target of the winning first move (else -1; ``stats`` holds 4 counters). The table (tkey1,
-    tkey2, tval, twork; size a power of two) is kept across calls, so a search resumed
-    after ABORT redoes little. An explicit stack (numba's cache cannot hold recursive
-    functions): level L holds a node, its moves in search order and the next one to try."""
+    across calls) exceeds ``limit``.
+
+    Below the root, the parts of at most ``pmax`` stones (0: none) whose values the part
+    table knows are folded into one summed value G (:func:`fold_parts`), and a node is
+    the board of the parts left plus G: the player to move plays on the board or in G (to
+    one of G's canonical Left options, each listed in the value tables as the value left
+    for the opponent; module notes above :data:`PART_EMPTY`); a node whose board is empty
+    is decided by G's outcome. The transposition table (tkey1, tkey2, tkeyg, tval, twork;
+    size a power of two; kept across calls, so a search resumed after ABORT redoes little)
+    is keyed by the board's canonical key and G's id. ``stats[1]`` counts table hits; on a
+    WIN found by search (not read from the table) ``stats[2]``, ``stats[3]`` are set to
+    the square and target of the winning first move (else -1; the root is never folded,
+    so its moves are all on the board). An explicit stack (numba's cache cannot hold
+    recursive functions): level L holds a node, its moves in search order and the next one
+    to try. A line is at most as deep as the root has stones: a board move takes a stone,
+    a move in G lowers G's birthday, which is at most the stones folded into it."""
     depth = popcount(me | opp) + 2
     stats[2] = -1
     stats[3] = -1
@@ -526,12 +527,14 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
     srcbuf, dstbuf, nmov, idx, smes, sopps = _stack(depth)
     keybuf = np.empty((depth, MAXM), dtype=np.int64)
     ordbuf = np.empty((depth, MAXM), dtype=np.int64)
+    sgs = np.zeros(depth, dtype=np.int64)
     ka = np.zeros(depth, dtype=np.uint64)
     kb = np.zeros(depth, dtype=np.uint64)
     start = np.zeros(depth, dtype=np.int64)
     level = 0
     cme = me
     copp = opp
+    cg = np.int64(0)
     entering = True
     result = 0
     while True:
@@ -539,44 +542,39 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
             stats[0] += 1
             if stats[0] > limit:
                 return ABORT
-            cme, copp, live = simplify_count(cme, copp, nbr)
-            verdict = 0
-            if pconst[PC_MAX] > 0 and level > 0 and live >= 2:
-                # (not at the root: its winning move is named in its own squares; one
-                # part alone gains nothing from its value that its search would not
-                # give as cheaply)
-                cme, copp, verdict = reduce_parts(cme, copp, nbr, syms, cols, row0, pk1,
-                                                  pk2, pv, sk1, sk2, sv, lwin, pend, spend,
-                                                  pstat, pconst)
-            if cme == U0:
-                result = LOSS
-                entering = False
-            elif verdict != 0:
+            # (the root is not folded: its winning move is named in its own squares; one
+            # part alone gains nothing from its value that its search would not give)
+            cme, copp, cg, verdict = _enter(cme, copp, cg, level > 0, nbr, syms, cols, row0,
+                                            pmax, pk1, pk2, pv, sk1, sk2, sv, pend, spend,
+                                            pstat, lwin)
+            if verdict != 0:
                 result = verdict
                 entering = False
             else:
                 a, b = canonical(cme, copp, syms, cols, row0)
-                r = tt_lookup(tkey1, tkey2, tval, a, b)
+                r = tt_lookup(tkey1, tkey2, tkeyg, tval, a, b, cg)
                 if r != 0:
                     stats[1] += 1
                     result = r
                     entering = False
                 else:
-                    n = gen_moves(cme, copp, nbr, srcbuf[level], dstbuf[level])
+                    nb, n = _gen_all(cme, copp, cg, nbr, srcbuf[level], dstbuf[level],
+                                     gls, glc, glo)
                     if n == 0:
-                        tt_store(tkey1, tkey2, tval, twork, a, b, LOSS, 1)
+                        tt_store(tkey1, tkey2, tkeyg, tval, twork, a, b, cg, LOSS, 1)
                         result = LOSS
                         entering = False
                     else:
                         immediate = _order(cme, copp, nbr, srcbuf[level], dstbuf[level],
-                                           keybuf[level], ordbuf[level], n)
+                                           keybuf[level], ordbuf[level], nb, n,
+                                           glc[gneg[cg]], glc)
                         if immediate < 0 and popcount(cme | copp) >= ETC_MIN_STONES:
                             immediate = _known_lost_child(
-                                cme, copp, nbr, syms, cols, row0, tkey1, tkey2, tval,
-                                srcbuf[level], dstbuf[level], ordbuf[level], n,
-                                pk1, pk2, pv, sk1, sk2, sv, lwin, pend, spend, pstat, pconst)
+                                cme, copp, cg, nbr, syms, cols, row0, tkey1, tkey2, tkeyg,
+                                tval, srcbuf[level], dstbuf[level], ordbuf[level], n, pmax,
+                                pk1, pk2, pv, sk1, sk2, sv, pend, spend, pstat, gneg, lwin)
                         if immediate >= 0:
-                            tt_store(tkey1, tkey2, tval, twork, a, b, WIN, 1)
+                            tt_store(tkey1, tkey2, tkeyg, tval, twork, a, b, cg, WIN, 1)
                             result = WIN
                             entering = False
                             if level == 0:
@@ -587,12 +585,14 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
                             idx[level] = 0
                             smes[level] = cme
                             sopps[level] = copp
+                            sgs[level] = cg
                             ka[level] = a
                             kb[level] = b
                             start[level] = stats[0]
                             # descend into the first move
                             i = ordbuf[level, 0]
-                            cme, copp = _play(cme, copp, srcbuf[level, i], dstbuf[level, i])
+                            cme, copp, cg = _child(cme, copp, cg, srcbuf[level, i],
+                                                   dstbuf[level, i], gneg)
                             level += 1
                             continue
         # a result for the node at `level` has arrived: hand it to the parent
@@ -601,7 +601,8 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
         level -= 1
         work = stats[0] - start[level] + 1
         if result == LOSS:  # the child loses: the parent wins
-            tt_store(tkey1, tkey2, tval, twork, ka[level], kb[level], WIN, work)
+            tt_store(tkey1, tkey2, tkeyg, tval, twork, ka[level], kb[level], sgs[level], WIN,
+                     work)
             if level == 0:
                 i = ordbuf[0, idx[0]]
                 stats[2] = srcbuf[0, i]
@@ -610,11 +611,13 @@ def solve(me, opp, nbr, syms, cols, row0, tkey1, tkey2, tval, twork, stats, limi
             continue
         idx[level] += 1
         if idx[level] >= nmov[level]:
-            tt_store(tkey1, tkey2, tval, twork, ka[level], kb[level], LOSS, work)
+            tt_store(tkey1, tkey2, tkeyg, tval, twork, ka[level], kb[level], sgs[level], LOSS,
+                     work)
             result = LOSS
             continue
         i = ordbuf[level, idx[level]]
-        cme, copp = _play(smes[level], sopps[level], srcbuf[level, i], dstbuf[level, i])
+        cme, copp, cg = _child(smes[level], sopps[level], sgs[level], srcbuf[level, i],
+                               dstbuf[level, i], gneg)
         level += 1
         entering = True
 

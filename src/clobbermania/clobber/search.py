@@ -48,6 +48,7 @@ import numpy as np
 from ..errors import ClobbermaniaError, UnsupportedError
 from ..limits import interrupted
 from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_from_name, opponent
+from ..cgt import game as _cg
 from . import _search_kernels as K
 from .rowsum import RowSumSearch, RowSumTimeout
 
@@ -78,7 +79,7 @@ MAX_STONES = 64
 #: listed at once, each a copy of it, and so are those of each option for the move order:
 #: n^3 bytes, 134 MB at 512).
 MAX_ROW_STONES = 512
-_MAX_TT_BITS = 22  # 4M entries of 25 bytes
+_MAX_TT_BITS = 22  # 4M entries of 29 bytes
 #: Inside the bitboard search (grid boards), parts of 4 to this many stones are valued
 #: (:func:`clobbermania.clobber.values.clobber_value`, between kernel calls) and, when the
 #: value is 0, *, ^ or v, replaced by the simplest part of that value
@@ -87,6 +88,8 @@ PART_STONES = 8
 _PART_FIRST_BITS = 16  # the part table's first size (grown 4x when half full)
 _PART_PENDING = 4096   # parts a kernel call may list for valuing
 _FIRST_TT_BITS = 14  # the table's first size (grown as the search needs)
+_MAX_VALUE_OPTIONS = 64  # values with more options on a side are not played in as G
+_MAX_NEW_VALUES = 20_000  # nor those adding more new followers at once
 
 
 def _color(first: int | str) -> int:
@@ -197,6 +200,111 @@ class _PartTable:
         K.part_put(*self.arrays, keys[:, 0].copy(), keys[:, 1].copy(), vals)
 
 
+class _Values:
+    """The value tables of one engine (the kernel's ids; module notes of
+    :mod:`._search_kernels` above ``PART_EMPTY``): id 0 is the game 0, and every id comes
+    with its negative and the values its Left options leave (each registered in turn), so
+    that the kernel can play in any G it meets. A game with more than ``max_options``
+    options on a side, or whose followers would add more than :data:`_MAX_NEW_VALUES` ids
+    at once, is declined (its part stays on the board, searched stone by stone). Games are
+    held as ids of :mod:`clobbermania.cgt`'s table (``games[i]``), which does the sums."""
+
+    def __init__(self, max_options: int) -> None:
+        self.max_options = max_options
+        self.games: list[int] = []       # id -> cgt id
+        self.ids: dict[int, int] = {}    # cgt id -> id
+        self.gneg = np.zeros(1024, np.int64)
+        self.gls = np.zeros(1024, np.int64)
+        self.glc = np.zeros(1024, np.int64)
+        self.lwin = np.zeros(1024, np.int8)
+        self.glo = np.zeros(4096, np.int64)
+        self.nlo = 0
+        from ..cgt import ZERO
+
+        if self.register(ZERO.id) != 0:
+            raise ClobbermaniaError("the value tables must give the game 0 the id 0")
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.gneg, self.gls, self.glc, self.glo, self.lwin
+
+    def game(self, i: int):
+        """The cgt Game of id i."""
+        return _cg._objects[self.games[i]]
+
+    def add(self, i: int, j: int) -> int:
+        """The id of the sum of ids i and j, or -1 (declined)."""
+        return self.register(_cg._add(self.games[i], self.games[j]))
+
+    def register(self, g: int) -> int:
+        """The id of the game of cgt id g (with its followers and their negatives), or -1
+        (declined)."""
+        known = self.ids.get(g)
+        if known is not None:
+            return known
+        # the closure not yet registered, each game with its negative and the negatives
+        # of its Left options, before any is registered
+        new: dict[int, tuple[int, list[int]]] = {}
+        todo = [g]
+        while todo:
+            x = todo.pop()
+            if x in self.ids or x in new:
+                continue
+            left, right = _cg._opts(x)
+            if len(left) > self.max_options or len(right) > self.max_options \
+                    or len(new) >= _MAX_NEW_VALUES:
+                return -1
+            neg = _cg._neg(x)
+            children = [_cg._neg(y) for y in left]
+            new[x] = (neg, children)
+            todo.append(neg)
+            todo.extend(children)
+        start = len(self.games)
+        for k, x in enumerate(new):
+            self.ids[x] = start + k
+            self.games.append(x)
+        n = len(self.games)
+        if n > self.gneg.shape[0]:
+            size = max(2 * self.gneg.shape[0], n)
+            for name in ("gneg", "gls", "glc", "lwin"):
+                old = getattr(self, name)
+                grown = np.zeros(size, old.dtype)
+                grown[:old.shape[0]] = old
+                setattr(self, name, grown)
+        more = sum(len(c) for _, c in new.values())
+        if self.nlo + more > self.glo.shape[0]:
+            grown = np.zeros(max(2 * self.glo.shape[0], self.nlo + more), np.int64)
+            grown[:self.nlo] = self.glo[:self.nlo]
+            self.glo = grown
+        for x, (neg, children) in new.items():
+            i = self.ids[x]
+            self.gneg[i] = self.ids[neg]
+            self.gls[i] = self.nlo
+            self.glc[i] = len(children)
+            for y in children:
+                self.glo[self.nlo] = self.ids[y]
+                self.nlo += 1
+        # Left moving first wins x when a Left option leaves the opponent, moving first
+        # in it, a loss (followers have smaller birthdays: children before parents)
+        done: set[int] = set()
+        for x in new:
+            stack = [self.ids[x]]
+            while stack:
+                i = stack[-1]
+                if i in done:
+                    stack.pop()
+                    continue
+                kids = self.glo[self.gls[i]:self.gls[i] + self.glc[i]].tolist()
+                pending = [c for c in kids if c >= start and c not in done]
+                if pending:
+                    stack.extend(pending)
+                    continue
+                self.lwin[i] = 1 if any(self.lwin[c] == 0 for c in kids) else 0
+                done.add(i)
+                stack.pop()
+        return self.ids[g]
+
+
 class _Engine:
     """The numba proof search on one board (<= 64 squares), with its table.
 
@@ -219,65 +327,71 @@ class _Engine:
         #: the most nodes of one kernel call (the parts a call lists are valued after it)
         self.max_chunk = 50_000_000
         self.move: tuple[int, int] | None = None  # the last win's first move, when known
-        # the part and sum tables (module docstring of _search_kernels: reduce_parts)
+        # the part and sum tables and the values (module notes of _search_kernels)
         self.pmax = PART_STONES if board.is_grid else 0
         psize = 1 << (_PART_FIRST_BITS if self.pmax else 1)
         self.parts = _PartTable(psize)
         self.sums = _PartTable(psize)
-        self.lwin = np.zeros(1024 if self.pmax else 1, np.int8)
-        self.games: dict[int, object] = {}
+        # a node's moves (board and G) must fit the kernel's move buffers
+        edges = sum(1 for _ in board.edges())
+        self.values = _Values(max(0, min(_MAX_VALUE_OPTIONS, K.MAXM - edges)))
         npend = _PART_PENDING if self.pmax else 1
         self.pend = np.zeros((npend, 2), np.uint64)
         self.spend = np.zeros((npend, 2), np.uint64)
         self.pstat = np.zeros(2, np.int64)
-        self.pconst = np.zeros(5, np.int64)
-        if self.pmax:
-            from ..cgt import DOWN, STAR, UP, ZERO
-
-            self.pconst[:] = (self.pmax, ZERO.id, STAR.id, UP.id, DOWN.id)
-            for g in (ZERO, STAR, UP, DOWN):
-                self._known(g)
-
-    def _known(self, g) -> int:
-        """The id of game g, with its outcome (Left first) in ``lwin``."""
-        gid = g.id
-        if gid not in self.games:
-            self.games[gid] = g
-            if gid >= self.lwin.shape[0]:
-                grown = np.zeros(max(2 * self.lwin.shape[0], gid + 1), np.int8)
-                grown[:self.lwin.shape[0]] = self.lwin
-                self.lwin = grown
-            self.lwin[gid] = 1 if g.outcome in ("L", "N") else 0
-        return gid
+        self.db = None   # the part database, opened at the first parts to value
 
     def _value_parts(self) -> None:
         """Value the parts, and add the pairs of values, that the last kernel call
-        listed, and store them in the part and sum tables."""
+        listed, and store them in the part and sum tables (a declined value stays
+        pending: its part stays on the board)."""
         n, m = int(self.pstat[0]), int(self.pstat[1])
         if n == 0 and m == 0:
             return
         from . import values
 
         self.pstat[:] = 0
+        vals = self.values
         if n:
             keys = self.pend[:n].copy()
-            ids = np.array([self._known(values.clobber_value(Position.from_masks(
-                self.board, int(a), int(b)))) for a, b in keys], np.int32)
-            self.parts.put(keys, ids + 2)
+            cgt_ids = self._part_db_ids(keys)
+            if cgt_ids is None:
+                cgt_ids = [values.clobber_value(Position.from_masks(
+                    self.board, int(a), int(b))).id for a, b in keys]
+            ids = np.array([vals.register(int(c)) for c in cgt_ids], np.int32)
+            ok = ids >= 0
+            self.parts.put(keys[ok], ids[ok] + 2)
         if m:
             keys = self.spend[:m].copy()
-            ids = np.array([self._known(self.games[int(a)] + self.games[int(b)])
-                            for a, b in keys], np.int32)
-            self.sums.put(keys, ids + 2)
+            ids = np.array([vals.add(int(a), int(b)) for a, b in keys], np.int32)
+            ok = ids >= 0
+            self.sums.put(keys[ok], ids[ok] + 2)
+
+    def _part_db_ids(self, keys: np.ndarray) -> np.ndarray | None:
+        """The cgt ids of the parts (rows (me, opp) of masks, ``me`` as Left) from the
+        part database (:func:`.partdb.default_database`), or None when it does not hold
+        them all (the board is over 63 squares or the parts larger than the database)."""
+        board = self.board
+        if board.rows * board.cols > 63:
+            return None
+        if self.db is None:
+            from .partdb import default_database
+
+            self.db = default_database() or False
+        if not self.db or self.db.max_squares < self.pmax:
+            return None
+        ids = self.db.board_value_ids(board.rows, board.cols, keys[:, 0].view(np.int64),
+                                      keys[:, 1].view(np.int64))
+        return None if (ids < 0).any() else ids
 
     @staticmethod
     def _table(bits: int) -> tuple[np.ndarray, ...]:
         size = 1 << bits
         return (np.zeros(size, np.uint64), np.zeros(size, np.uint64),
-                np.zeros(size, np.int8), np.zeros(size, np.int64))
+                np.zeros(size, np.int32), np.zeros(size, np.int8), np.zeros(size, np.int64))
 
     def _grow(self) -> None:
-        size = self.tt[2].shape[0]
+        size = self.tt[3].shape[0]
         bits = size.bit_length() - 1
         if bits >= self.max_bits or int(self.stats[0]) < size:
             return
@@ -294,9 +408,9 @@ class _Engine:
             before = int(self.stats[0])
             t = time.perf_counter()
             r = K.solve(np.uint64(me), np.uint64(opp), self.nbr, self.syms, self.cols,
-                        self.row0, *self.tt, self.stats, limit, *self.parts.arrays,
-                        *self.sums.arrays, self.lwin, self.pend, self.spend, self.pstat,
-                        self.pconst)
+                        self.row0, *self.tt, self.stats, limit, self.pmax,
+                        *self.parts.arrays, *self.sums.arrays, self.pend, self.spend,
+                        self.pstat, *self.values.arrays)
             budget.nodes += int(self.stats[0]) - before
             self._value_parts()
             if r != K.ABORT:
