@@ -45,10 +45,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..cgt import game as _cg
 from ..errors import ClobbermaniaError, UnsupportedError
 from ..limits import interrupted
 from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_from_name, opponent
-from ..cgt import game as _cg
 from . import _search_kernels as K
 from .rowsum import RowSumSearch, RowSumTimeout
 
