@@ -43,16 +43,34 @@ from pathlib import Path
 from clobbermania.clobber import search
 from clobbermania.stones import Position
 
-#: MCGS's recorded outcomes and times (seconds) with its database, from issue 28 and the
-#: MCGS papers; None where none is recorded. Outcome: the winner with that first player.
-MCGS_RECORDED: dict[tuple[int, int], tuple[str | None, float | None]] = {
-    (4, 7): ("N", 2142.0),
-    (5, 6): ("P", 43797.0),
-    (3, 10): (None, 14149.0),
-    (2, 17): (None, 17987.0),
-    (2, 14): (None, 138.0),
-    (3, 9): (None, 397.0),
+#: MCGS's recorded times (seconds, with its 4x4 database; issue 28 and the comments of
+#: its test files) and, from its test files (benchmarks/data/mcgs-frontier), the outcome
+#: with Black first: "win" or "loss" (None where it records none).
+MCGS_TIMES: dict[tuple[int, int], float] = {
+    (4, 7): 2142.0, (5, 6): 43797.0, (3, 10): 14149.0, (2, 17): 17987.0, (2, 16): 2109.0,
+    (2, 15): 1372.0, (2, 14): 138.0, (3, 9): 397.0,
 }
+MCGS_FILES = Path(__file__).resolve().parent / "data" / "mcgs-frontier"
+
+
+def mcgs_recorded_outcomes() -> dict[tuple[int, int], str]:
+    """(rows, cols) -> MCGS's recorded outcome with Black first ("win" / "loss") of the
+    single checkerboards in its hard, very hard and unsolved test files."""
+    from clobbermania.clobber.mcgs import parse_test_file
+
+    out = {}
+    for f in sorted(MCGS_FILES.glob("*.test")):
+        for case in parse_test_file(f):
+            if len(case.games) != 1 or case.game != "clobber":
+                continue
+            p = case.games[0].position()
+            if p != Position.checkerboard(p.board.rows, p.board.cols):
+                continue
+            for e in case.expectations:
+                if e.player == "B" and e.outcome:
+                    out[(p.board.rows, p.board.cols)] = e.outcome
+    return out
+
 
 GOAL = [(4, 7, "black"), (4, 7, "white"), (5, 6, "black"), (3, 10, "black"),
         (2, 17, "black")]
@@ -115,8 +133,13 @@ def run_mcgs(binary: str, rows: int, cols: int, first: str, limit: float
         if out.exists():
             rows_ = list(csv.DictReader(out.read_text().splitlines()))
             if rows_:
-                row = rows_[0]
-                verdict = row.get("status", "?")
+                # (MCGS 1.7 writes "Result" (Win/Loss for the first player), "Status"
+                # (PASS/FAIL against the expected result, or TIMEOUT) and "Time (ms)")
+                row = {k.strip().lower(): v for k, v in rows_[0].items() if k}
+                status = row.get("status", "?")
+                verdict = "timeout" if status.upper() == "TIMEOUT" else \
+                    {"win": "first wins", "loss": "second wins"}.get(
+                        row.get("result", "").strip().lower(), status)
                 try:
                     secs = float(row.get("time (ms)", "")) / 1000
                 except ValueError:
@@ -153,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="value parts of up to this many stones inside the search (0: off; "
                          f"default {search.PART_STONES})")
     ap.add_argument("--tt-bits", type=int, default=search._MAX_TT_BITS,
-                    help=f"the largest table, 2^N entries of 25 bytes (default "
+                    help=f"the largest table, 2^N entries of 29 bytes (default "
                          f"{search._MAX_TT_BITS})")
     a = ap.parse_args(argv)
     search.PART_STONES = a.parts
@@ -165,24 +188,41 @@ def main(argv: list[str] | None = None) -> int:
     else:
         cases = {"goal": GOAL, "medium": MEDIUM, "all": GOAL + MEDIUM}[a.suite]
     mcgs_bin = os.environ.get("MCGS_BIN")
+    recorded = mcgs_recorded_outcomes()
     search.solve_outcome(Position.from_string("xo"), "black")   # load the kernels
     load = os.getloadavg()[0]
     print(f"== Clobber frontier, {len(cases)} cases, {a.limit:g} s CPU a case, parts <= "
           f"{a.parts} stones, table 2^{a.tt_bits}, load "
           f"{load:.1f}, {time.strftime('%Y-%m-%d %H:%M')}", flush=True)
     total = 0.0
+    solved = mcgs_solved = disagree = 0
     for rows, cols, first in cases:
         rec = run_case(rows, cols, first, a.limit)
         total += rec["cpu"]
-        rec_out, rec_s = MCGS_RECORDED.get((rows, cols), (None, None))
-        mcgs = (f"MCGS recorded {rec_s:,.0f} s" + (f" ({rec_out})" if rec_out else "")
-                if rec_s else "MCGS: none recorded")
+        rec_s = MCGS_TIMES.get((rows, cols))
+        rec_black = recorded.get((rows, cols))
+        # (MCGS records Black first only)
+        rec_out = None if rec_black is None or first != "black" else (
+            "first wins" if rec_black == "win" else "second wins")
+        mcgs = (f"MCGS recorded {rec_s:,.0f} s" if rec_s else "MCGS: no time recorded") + (
+            f" ({rec_out})" if rec_out else "")
+        if rec_out and rec["winner"] is not None:
+            if rec_out != rec["outcome"]:
+                disagree += 1
+                mcgs += " -- DISAGREES with ours"
+            rec["mcgs_recorded"] = rec_out
         if mcgs_bin:
             verdict, secs, cpu = run_mcgs(mcgs_bin, rows, cols, first, a.limit)
             mcgs = (f"MCGS now: {verdict}, "
                     + (f"{secs:.1f} s, " if secs is not None else "")
                     + f"{cpu:.1f} s CPU")
             rec["mcgs"] = {"verdict": verdict, "seconds": secs, "cpu": round(cpu, 3)}
+            if verdict in ("first wins", "second wins"):
+                mcgs_solved += 1
+                if rec["winner"] is not None and verdict != rec["outcome"]:
+                    disagree += 1
+                    mcgs += " -- DISAGREES with ours"
+        solved += rec["winner"] is not None
         goal = GOAL_SECONDS.get((rows, cols))
         goal_text = "" if goal is None else (
             f"; goal {goal:g} s: " + ("met" if rec["winner"] and rec["cpu"] <= goal
@@ -195,8 +235,11 @@ def main(argv: list[str] | None = None) -> int:
         if a.json:
             with a.json.open("a") as f:
                 f.write(json.dumps(rec) + "\n")
-    print(f"   total {total:.1f} s CPU", flush=True)
-    return 0
+    print(f"   total {total:.1f} s CPU; ours solved {solved} of {len(cases)}"
+          + (f", MCGS {mcgs_solved} of {len(cases)} within {a.limit:g} s a case"
+             + (f"; {disagree} DISAGREE" if disagree else ", no disagreement")
+             if mcgs_bin else ""), flush=True)
+    return 1 if disagree else 0
 
 
 if __name__ == "__main__":

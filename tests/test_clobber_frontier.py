@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 
 from clobbermania.clobber import _search_kernels as K
+from clobbermania.clobber.mcgs import parse_test_file
 from clobbermania.clobber import search
 from clobbermania.clobber.values import clobber_value
 from clobbermania.stones import BLACK, WHITE, Position
+from data_paths import FRONTIER_RESULTS, MCGS_FRONTIER
 
 
 def random_position(rng: random.Random, rows: int, cols: int, holes: float) -> Position:
@@ -167,3 +169,28 @@ def test_parts_valued_between_kernel_calls_agree_on_4x5():
     b = outcome_and_moves(engine(p.board, 0), p, WHITE)
     assert a == b and a[0] is True
     assert e.parts.count > 1000 and e.sums.count > 100
+
+
+def test_frontier_records_agree_with_mcgs_recorded_outcomes():
+    """Every decided case of our frontier records (benchmarks/results) with Black first
+    agrees with the outcome MCGS records in its hard and very hard test files (2x15,
+    2x16, 2x17, 3x10, 4x7, 5x6 checkerboards, solved by MCGS in hours)."""
+    import json
+
+    recorded = {}
+    for f in sorted(MCGS_FRONTIER.glob("*.test")):
+        for case in parse_test_file(f):
+            p = case.games[0].position()
+            for e in case.expectations:
+                if e.outcome and len(case.games) == 1 and \
+                        p == Position.checkerboard(p.board.rows, p.board.cols):
+                    recorded[f"{p.board.rows}x{p.board.cols}"] = e.outcome
+    assert {"4x7", "2x17", "3x10", "5x6"} <= set(recorded), recorded
+    compared = set()
+    for line in FRONTIER_RESULTS.read_text().splitlines():
+        rec = json.loads(line)
+        if rec["winner"] is None or rec["first"] != "black" or rec["board"] not in recorded:
+            continue
+        assert (rec["winner"] == "black") == (recorded[rec["board"]] == "win"), rec
+        compared.add(rec["board"])
+    assert {"4x7", "2x17", "3x10"} <= compared, compared
