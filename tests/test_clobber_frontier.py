@@ -12,13 +12,13 @@ import random
 
 import numpy as np
 import pytest
+from data_paths import FRONTIER_RESULTS, MCGS_FRONTIER
 
 from clobbermania.clobber import _search_kernels as K
-from clobbermania.clobber.mcgs import parse_test_file
 from clobbermania.clobber import search
+from clobbermania.clobber.mcgs import parse_test_file
 from clobbermania.clobber.values import clobber_value
 from clobbermania.stones import BLACK, WHITE, Position
-from data_paths import FRONTIER_RESULTS, MCGS_FRONTIER
 
 
 def random_position(rng: random.Random, rows: int, cols: int, holes: float) -> Position:
@@ -194,3 +194,16 @@ def test_frontier_records_agree_with_mcgs_recorded_outcomes():
         assert (rec["winner"] == "black") == (recorded[rec["board"]] == "win"), rec
         compared.add(rec["board"])
     assert {"4x7", "2x17", "3x10"} <= compared, compared
+
+
+def test_a_full_table_of_games_leaves_the_parts_on_the_board(monkeypatch):
+    """When cgt's table of canonical games is full, new sums and part values are declined
+    (no error) and the search still answers as the plain search does."""
+    from clobbermania.cgt import game as cg
+
+    p = Position.checkerboard(4, 5)
+    plain = outcome_and_moves(engine(p.board, 0), p, BLACK)
+    monkeypatch.setattr(cg, "MAX_TABLE", cg.table_size() + 50)
+    e = engine(p.board, 8)
+    assert outcome_and_moves(e, p, BLACK) == plain
+    assert (e.sums.arrays[2] == K.PART_PENDING).sum() > 0

@@ -47,7 +47,7 @@ import numpy as np
 
 from ..cgt import game as _cg
 from ..errors import ClobbermaniaError, UnsupportedError
-from ..limits import interrupted
+from ..limits import interrupted, memory_room
 from ..stones import BLACK, COLOR_NAMES, WHITE, Board, Move, Position, color_from_name, opponent
 from . import _search_kernels as K
 from .rowsum import RowSumSearch, RowSumTimeout
@@ -79,7 +79,12 @@ MAX_STONES = 64
 #: listed at once, each a copy of it, and so are those of each option for the move order:
 #: n^3 bytes, 134 MB at 512).
 MAX_ROW_STONES = 512
-_MAX_TT_BITS = 22  # 4M entries of 29 bytes
+#: The table's largest size: 2^25 entries of 29 bytes (970 MB), reached only by searches
+#: of more than 2^23 nodes and only while the memory bound leaves room
+#: (:func:`clobbermania.limits.memory_room`); the 3x10 checkerboard took 256M nodes and
+#: 276 s CPU with 2^24 entries (BENCHMARKS.md, "The frontier").
+_MAX_TT_BITS = 25
+_TT_ENTRY_BYTES = 29
 #: Inside the bitboard search (grid boards), parts of 4 to this many stones are valued
 #: (:func:`clobbermania.clobber.values.clobber_value`, between kernel calls) and, when the
 #: value is 0, *, ^ or v, replaced by the simplest part of that value
@@ -233,8 +238,21 @@ class _Values:
         return _cg._objects[self.games[i]]
 
     def add(self, i: int, j: int) -> int:
-        """The id of the sum of ids i and j, or -1 (declined)."""
-        return self.register(_cg._add(self.games[i], self.games[j]))
+        """The id of the sum of ids i and j, or -1 (declined; also when cgt's table of
+        games is full, the search then goes on with the parts on the board)."""
+        try:
+            return self.register(_cg._add(self.games[i], self.games[j]))
+        except UnsupportedError:
+            return -1
+
+    def register_part(self, g: int) -> int:
+        """:meth:`register`; -1 for g = -1 (not valued) or when cgt's table is full."""
+        if g < 0:
+            return -1
+        try:
+            return self.register(g)
+        except UnsupportedError:
+            return -1
 
     def register(self, g: int) -> int:
         """The id of the game of cgt id g (with its followers and their negatives), or -1
@@ -310,7 +328,9 @@ class _Engine:
 
     The table starts small (zeroing and touching a large one costs more than a small
     search: 25 MB for 2^20 entries) and is rehashed into one four times larger whenever
-    the search has visited more nodes than it has entries, up to 2^22 entries."""
+    the search has visited more nodes than it has entries, up to 2^:data:`_MAX_TT_BITS`
+    entries while the memory bound leaves room for it (a search that cannot grow its
+    table goes on with the one it has: entries are replaced, answers stay exact)."""
 
     def __init__(self, board: Board, tt_bits: int | None = None, stones: int = 64) -> None:
         self.board = board
@@ -356,9 +376,8 @@ class _Engine:
             keys = self.pend[:n].copy()
             cgt_ids = self._part_db_ids(keys)
             if cgt_ids is None:
-                cgt_ids = [values.clobber_value(Position.from_masks(
-                    self.board, int(a), int(b))).id for a, b in keys]
-            ids = np.array([vals.register(int(c)) for c in cgt_ids], np.int32)
+                cgt_ids = [self._part_value_id(values, int(a), int(b)) for a, b in keys]
+            ids = np.array([vals.register_part(int(c)) for c in cgt_ids], np.int32)
             ok = ids >= 0
             self.parts.put(keys[ok], ids[ok] + 2)
         if m:
@@ -366,6 +385,14 @@ class _Engine:
             ids = np.array([vals.add(int(a), int(b)) for a, b in keys], np.int32)
             ok = ids >= 0
             self.sums.put(keys[ok], ids[ok] + 2)
+
+    def _part_value_id(self, values, me: int, opp: int) -> int:
+        """The cgt id of the part's value (``me`` as Left) by :mod:`.values`, -1 when
+        cgt's table of games is full."""
+        try:
+            return values.clobber_value(Position.from_masks(self.board, me, opp)).id
+        except UnsupportedError:
+            return -1
 
     def _part_db_ids(self, keys: np.ndarray) -> np.ndarray | None:
         """The cgt ids of the parts (rows (me, opp) of masks, ``me`` as Left) from the
@@ -380,8 +407,11 @@ class _Engine:
             self.db = default_database() or False
         if not self.db or self.db.max_squares < self.pmax:
             return None
-        ids = self.db.board_value_ids(board.rows, board.cols, keys[:, 0].view(np.int64),
-                                      keys[:, 1].view(np.int64))
+        try:
+            ids = self.db.board_value_ids(board.rows, board.cols, keys[:, 0].view(np.int64),
+                                          keys[:, 1].view(np.int64))
+        except UnsupportedError:   # cgt's table of games is full: valued one by one
+            return None
         return None if (ids < 0).any() else ids
 
     @staticmethod
@@ -395,7 +425,10 @@ class _Engine:
         bits = size.bit_length() - 1
         if bits >= self.max_bits or int(self.stats[0]) < size:
             return
-        new = self._table(min(self.max_bits, bits + 2))
+        new_bits = min(self.max_bits, bits + 2)
+        if memory_room() < 2 * (_TT_ENTRY_BYTES << new_bits):
+            return
+        new = self._table(new_bits)
         K.tt_rehash(*self.tt, *new)
         self.tt = new
 
