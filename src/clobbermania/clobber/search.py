@@ -3,17 +3,18 @@
 Clobber: Black (``x``, Left) moves a black stone onto an orthogonally adjacent white stone,
 removing it; White (``o``, Right) likewise; who cannot move loses. A position is a sum of
 its connected parts (Albert, Grossman, Nowakowski, Wolfe, *An introduction to Clobber*,
-2005), which the search uses three ways, after MCGS (Folkersen, Müller, Du):
+2005), which the search uses four ways, after MCGS (Folkersen, Müller, Du):
 
 1. parts of one colour can never move and are dropped (they are 0);
 2. positions of at most 64 live stones are searched by the numba negamax of
    :mod:`._search_kernels`, over bitboards, with a transposition table keyed by the least
    image of the stones under the board's symmetries and translation (and colour: "Black to
-   move on (b, w)" is "White to move on (w, b)"); on grids, parts of up to
-   :data:`PART_STONES` stones are valued (:mod:`.values`, between kernel calls), those
-   worth 0, *, ^ or v replaced by the simplest part of that value, and a position whose
-   parts are all valued decided by the outcome of their sum
-   (:func:`._search_kernels.reduce_parts`);
+   move on (b, w)" is "White to move on (w, b)"); on grids, below the root, the parts of
+   up to :data:`PART_STONES` stones are valued (the part database, else :mod:`.values`,
+   between kernel calls) and folded into one summed value G, and a node is "big parts +
+   G": a move is a move on the board or one of G's canonical Left options, and a node
+   whose board is empty is decided by G's outcome (:func:`._search_kernels.solve`,
+   :func:`._search_kernels.fold_parts`);
 3. sums of rows (every part in one row or column) that the bitboard search has not
    decided in :data:`KERNEL_FIRST_NODES` nodes (:data:`ROW_KERNEL_NODES` beyond
    :data:`ROW_KERNEL_STONES` stones) go to the MCGS-style row-sum search of
@@ -85,10 +86,10 @@ MAX_ROW_STONES = 512
 #: 276 s CPU with 2^24 entries (BENCHMARKS.md, "The frontier").
 _MAX_TT_BITS = 25
 _TT_ENTRY_BYTES = 29
-#: Inside the bitboard search (grid boards), parts of 4 to this many stones are valued
-#: (:func:`clobbermania.clobber.values.clobber_value`, between kernel calls) and, when the
-#: value is 0, *, ^ or v, replaced by the simplest part of that value
-#: (:func:`._search_kernels.reduce_parts`); 0 turns it off.
+#: Inside the bitboard search (grid boards), parts of up to this many stones are valued
+#: (the part database, else :func:`clobbermania.clobber.values.clobber_value`, between
+#: kernel calls) and folded into one summed value G that the search plays in
+#: (:func:`._search_kernels.fold_parts`); 0 turns it off.
 PART_STONES = 8
 _PART_FIRST_BITS = 16  # the part table's first size (grown 4x when half full)
 _PART_PENDING = 4096   # parts a kernel call may list for valuing
