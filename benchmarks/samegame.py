@@ -10,9 +10,29 @@ the total. ``--clock cpu`` gives each board a budget of its own process's CPU ti
 fair measure on a machine shared with other jobs (the wall time is then longer). Each
 board's search is deterministic given the seed (``--max-playouts`` makes it independent
 of the machine too). ``--log FILE`` appends the same lines to FILE as they come, so an
-interrupted run keeps its finished boards.
+interrupted run keeps its finished boards; after each board's line it also writes one JSON
+line (``{"samegame_board": K, "settings": {...}, "board": TEXT, "score": ..., "moves":
+[...], ...}``): the board, the settings of the run and the board's whole click sequence.
+
+``--resume`` (with ``--log``) reads the log first and does not play again a board already
+finished by a run with the same settings: time limit, clock, seed, workers, restarts,
+continue share, tabu, left penalty, max playouts and the board file's content (its
+SHA-256; ``--jobs`` and ``--threads`` are not among them: like the machine's load, they
+change the searches' speed). Each reused board's clicks are replayed by the reference rules
+(``clickomania.rules.replay`` and ``score_sequence``) and its score, clearance and blocks
+left checked before it is counted in the total; its line ends in "reused". A record that
+the replay does not confirm is refused (``error: <one sentence>`` on stderr, exit status
+2). Records of other settings are ignored, and a line that is not whole JSON (a run killed
+mid-write) too; one line on stdout says how many. When a board has several records of
+the settings, the first is used. ``--json-out FILE`` writes, once every board is played or
+reused, one JSON object: the settings, the total, and each board's text, score and
+clicks, so that a new best can be committed as its 20 click sequences and replayed.
 
     python benchmarks/samegame.py --time-limit 300 --jobs 2 --clock cpu --log run.log
+    python benchmarks/samegame.py --time-limit 300 --jobs 2 --clock cpu --log run.log \
+        --resume --json-out run.json        # the same run again: only unfinished boards
+    python benchmarks/samegame.py --boards 1-3 --time-limit 2 --max-playouts 2000 --jobs 1 \
+        --log /tmp/sg.log --resume --json-out /tmp/sg.json   # a second or two; run twice
     python benchmarks/samegame.py --time-limit 300 --jobs 2 --workers 2 --restarts 1 --clock cpu
     python benchmarks/samegame.py --boards 1-4 --time-limit 30        # a quick look
 
@@ -217,6 +237,8 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
+import json
 import os
 import platform
 import statistics
@@ -224,16 +246,142 @@ import sys
 import time
 from pathlib import Path
 
+from clobbermania.clickomania.rules import Board, replay, score_sequence
 from clobbermania.clickomania.samegame import (
     CONTINUE_SHARE,
     LEFT_PENALTY,
     PUBLISHED_TOTALS,
     RESTARTS,
     STANDARD_SET,
+    SameGameResult,
     bench_samegame,
     playout_scores,
     read_samegame_set,
 )
+from clobbermania.errors import IllegalMoveError, NotationError
+
+#: the key that marks a log line as a finished board's record
+RECORD_KEY = "samegame_board"
+
+
+class RecordRefused(Exception):
+    """A log record that the reference rules do not confirm (one sentence)."""
+
+
+def run_settings(args: argparse.Namespace) -> dict:
+    """The settings a finished board's record carries: a board is reused only by a run of
+    the same settings. The board file is named by its content, not by its path."""
+    return {"time_limit": args.time_limit, "clock": args.clock, "seed": args.seed,
+            "workers": args.workers, "restarts": args.restarts,
+            "continue_share": args.continue_share,
+            "tabu": [None if x.strip() == "dyn" else int(x) for x in args.tabu.split(",")],
+            "left_penalty": [int(x) for x in args.left_penalty.split(",")],
+            "max_playouts": args.max_playouts,
+            "board_file_sha256": hashlib.sha256(Path(args.file).read_bytes()).hexdigest()}
+
+
+def board_record(number: int, board: Board, r: SameGameResult, settings: dict) -> dict:
+    """The JSON record of a finished board (board numbered from 1)."""
+    return {RECORD_KEY: number, "settings": settings, "board": board.text(),
+            "score": r.score, "cleared": r.cleared, "blocks_left": r.blocks_left,
+            "moves": list(r.moves), "playouts": r.playouts,
+            "seconds": round(r.seconds, 3), "cpu_seconds": round(r.cpu_seconds, 3),
+            "seed": r.seed, "searches": [list(x) for x in r.searches],
+            "algorithm": r.algorithm}
+
+
+def read_log(path: str, settings: dict) -> tuple[dict[int, tuple[int, dict]], int, int,
+                                                 list[str]]:
+    """The records of ``path`` made with ``settings``, the first of each board
+    ({board number: (line number, record)}); the number of records of other settings and of
+    lines that are not whole JSON (a run killed mid-write), and the settings in which the
+    records of other settings differ from ``settings``."""
+    found: dict[int, tuple[int, dict]] = {}
+    other = unreadable = 0
+    differ: set[str] = set()
+    p = Path(path)
+    if not p.exists():
+        return found, other, unreadable, []
+    with p.open(encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f, start=1):
+            if not line.lstrip().startswith("{"):
+                continue            # a human-readable line
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                unreadable += 1
+                continue
+            if not isinstance(rec, dict) or RECORD_KEY not in rec:
+                continue
+            if rec.get("settings") != settings:
+                other += 1
+                theirs = rec.get("settings")
+                theirs = theirs if isinstance(theirs, dict) else {}
+                differ.update(k for k in set(settings) | set(theirs)
+                              if settings.get(k) != theirs.get(k))
+                continue
+            number = rec[RECORD_KEY]
+            if isinstance(number, int) and number not in found:
+                found[number] = (n, rec)
+    return found, other, unreadable, sorted(differ)
+
+
+def checked_record(board: Board, rec: dict, where: str) -> SameGameResult:
+    """The result a log record stands for, once its clicks are replayed by the reference
+    rules (:func:`~clobbermania.clickomania.rules.replay`, ``score_sequence``);
+    :class:`RecordRefused` when the replay does not confirm its score, clearance or blocks
+    left, a click is illegal, the board differs or a field is missing."""
+    try:
+        moves = rec["moves"]
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise TypeError
+        claimed = (int(rec["score"]), bool(rec["cleared"]), int(rec["blocks_left"]))
+        text = str(rec["board"])
+        stats = dict(playouts=int(rec["playouts"]), seconds=float(rec["seconds"]),
+                     cpu_seconds=float(rec["cpu_seconds"]), seed=int(rec["seed"]),
+                     searches=tuple((int(a), int(b)) for a, b in rec["searches"]),
+                     algorithm=str(rec["algorithm"]))
+    except (KeyError, TypeError, ValueError):
+        raise RecordRefused(f"{where} lacks a field of a finished board's record (board, "
+                            "score, cleared, blocks_left, moves, playouts, seconds, "
+                            "cpu_seconds, seed, searches, algorithm); refused") from None
+    if text != board.text():
+        raise RecordRefused(f"{where} is of another board than the board file's; refused")
+    try:
+        final = replay(board, moves)[-1]
+        score = score_sequence(board, moves)
+    except (IllegalMoveError, NotationError) as exc:
+        raise RecordRefused(f"{where} has clicks that the reference rules refuse ({exc}); "
+                            "refused") from None
+    if claimed != (score, final.is_cleared, final.n_blocks):
+        state = "cleared" if claimed[1] else "not cleared"
+        raise RecordRefused(
+            f"{where} gives a score of {claimed[0]} ({state}, {claimed[2]} left), but its "
+            f"{len(moves)} clicks replay to {score} ({final.n_blocks} left) by the reference "
+            "rules; refused")
+    return SameGameResult(score=score, cleared=final.is_cleared, moves=tuple(moves),
+                          blocks_left=final.n_blocks, **stats)
+
+
+def write_json_out(path: str, settings: dict, args: argparse.Namespace, numbers: list[int],
+                   boards: list[Board], results: list[SameGameResult]) -> None:
+    """Write the finished run (settings, total, each board's clicks) to ``path`` at once
+    (a temporary file renamed)."""
+    data = {"benchmark": "SameGame", "file": args.file, "settings": settings,
+            "scoring": "(n-2)^2 a group of n, +1000 cleared, no end penalty",
+            "total": sum(r.score for r in results),
+            "cleared": sum(r.cleared for r in results),
+            "boards": [board_record(k, b, r, settings) for k, b, r in
+                       zip(numbers, boards, results, strict=True)]}
+    for rec in data["boards"]:
+        del rec["settings"]
+    rows = data.pop("boards")
+    # one line a board: the file stays readable with 20 boards of ~70 clicks each
+    text = (json.dumps(data)[:-1] + ', "boards": [\n'
+            + ",\n".join(json.dumps(r) for r in rows) + "\n]}\n")
+    tmp = Path(path).with_name(Path(path).name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def _selection(text: str | None, n: int) -> list[int]:
@@ -290,16 +438,57 @@ def main(argv: list[str] | None = None) -> int:
                     help="threads of each search (default: the cores shared out among the jobs)")
     ap.add_argument("--boards", help="e.g. 1-5,7 (numbered from 1)")
     ap.add_argument("--max-playouts", type=int)
-    ap.add_argument("--log", help="append the output lines to this file as they come")
+    ap.add_argument("--log", help="append the output lines, and a JSON line a finished "
+                                   "board, to this file as they come")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --log: reuse the boards the log records as finished with the "
+                         "same settings (their clicks replayed by the reference rules)")
+    ap.add_argument("--json-out", metavar="FILE",
+                    help="write the finished run (settings, total, every board's clicks) "
+                         "to this JSON file")
     ap.add_argument("--playout-speed", type=int, metavar="N",
                     help="only measure: N playouts (the search's policy) from the start of "
                          "each board, median CPU time of 3 runs")
     args = ap.parse_args(argv)
     if args.playout_speed:
         return playout_speed(args.file, args.boards, args.playout_speed)
+    if args.resume and not args.log:
+        ap.error("--resume needs --log FILE (the log to resume from)")
     tabu_ranks = [None if x.strip() == "dyn" else int(x) for x in args.tabu.split(",")]
     penalties = [int(x) for x in args.left_penalty.split(",")]
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    boards = read_samegame_set(args.file)
+    which = _selection(args.boards, len(boards))
+    settings = run_settings(args)
+    reused: dict[int, SameGameResult] = {}     # index in the file -> checked result
+    resume_note = None
+    if args.resume:
+        found, other, unreadable, differ = read_log(args.log, settings)
+        try:
+            for i in which:
+                if i + 1 in found:
+                    n, rec = found[i + 1]
+                    reused[i] = checked_record(boards[i], rec,
+                                               f"{args.log} line {n} (board {i + 1})")
+        except RecordRefused as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        resume_note = (f"# resume from {args.log}: "
+                       + (f"boards {sorted(i + 1 for i in reused)} reused, their clicks "
+                          "replayed by the reference rules" if reused else
+                          "no finished board of these settings"))
+        if other or unreadable:
+            resume_note += ("; ignored: " + ", ".join(
+                ([f"{other} record(s) of other settings (differing in "
+                  f"{', '.join(differ)})"] if other else [])
+                + ([f"{unreadable} line(s) not whole JSON (a run killed mid-write)"]
+                   if unreadable else [])))
+    log = None
+    if args.log:
+        p = Path(args.log)
+        ends_open = p.exists() and p.stat().st_size and p.read_bytes()[-1:] != b"\n"
+        log = open(p, "a", encoding="utf-8")
+        if ends_open:
+            log.write("\n")        # a killed run's last line stays a line of its own
 
     def out(line: str) -> None:
         print(line, flush=True)
@@ -307,8 +496,6 @@ def main(argv: list[str] | None = None) -> int:
             log.write(line + "\n")
             log.flush()
 
-    boards = read_samegame_set(args.file)
-    which = _selection(args.boards, len(boards))
     out(f"# SameGame benchmark {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
         f"UTC on {platform.machine()} ({os.cpu_count()} cores), Python "
         f"{platform.python_version()}")
@@ -321,33 +508,54 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.threads or 'default'} thread(s) a search; scoring (n-2)^2 a group, "
         "+1000 cleared, no end penalty")
     out(f"# load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if resume_note:
+        out(resume_note)
     t0 = time.perf_counter()
 
-    def report(i: int, r) -> None:
-        out(f"board {which[i] + 1:2d}: {r.score:5d}  "
-            f"{'cleared' if r.cleared else f'{r.blocks_left} left':>9s}  "
-            f"{r.playouts:>10,} playouts  wall {r.seconds:6.1f} s  cpu {r.cpu_seconds:6.1f} s"
-            + (f"  best seed {r.seed} (" + ", ".join(f"seed {a}: {b}" for a, b in r.searches)
-               + ")" if args.workers > 1 else ""))
+    def line(number: int, r, tail: str = "") -> str:
+        return (f"board {number:2d}: {r.score:5d}  "
+                f"{'cleared' if r.cleared else f'{r.blocks_left} left':>9s}  "
+                f"{r.playouts:>10,} playouts  wall {r.seconds:6.1f} s  cpu "
+                f"{r.cpu_seconds:6.1f} s"
+                + (f"  best seed {r.seed} (" + ", ".join(f"seed {a}: {b}" for a, b in r.searches)
+                   + ")" if args.workers > 1 else "") + tail)
 
-    results = bench_samegame([boards[i] for i in which], time_limit=args.time_limit,
-                             seed=args.seed, jobs=args.jobs, clock=args.clock,
-                             max_playouts=args.max_playouts, progress=report,
-                             workers=args.workers, restarts=args.restarts,
-                             threads=args.threads, continue_share=args.continue_share,
-                             tabu_ranks=tabu_ranks, left_penalty=penalties)
+    for i in which:
+        if i in reused:
+            out(line(i + 1, reused[i], "  reused"))
+    todo = [i for i in which if i not in reused]
+
+    def report(j: int, r) -> None:
+        out(line(todo[j] + 1, r))
+        if log:
+            log.write(json.dumps(board_record(todo[j] + 1, boards[todo[j]], r, settings))
+                      + "\n")
+            log.flush()
+
+    played = bench_samegame([boards[i] for i in todo], time_limit=args.time_limit,
+                            seed=args.seed, jobs=args.jobs, clock=args.clock,
+                            max_playouts=args.max_playouts, progress=report,
+                            workers=args.workers, restarts=args.restarts,
+                            threads=args.threads, continue_share=args.continue_share,
+                            tabu_ranks=tabu_ranks, left_penalty=penalties) if todo else []
+    by_index = {**reused, **dict(zip(todo, played, strict=True))}
+    results = [by_index[i] for i in which]
     total = sum(r.score for r in results)
     out(f"total: {total} over {len(results)} boards, {sum(r.cleared for r in results)} "
-        f"cleared; wall {time.perf_counter() - t0:.0f} s")
+        f"cleared" + (f" ({len(reused)} reused)" if reused else "")
+        + f"; wall {time.perf_counter() - t0:.0f} s")
     if len(results) == len(boards) and Path(args.file).resolve() == STANDARD_SET.resolve():
         for name, value in PUBLISHED_TOTALS.items():
             out(f"  {name}: {value} (ours {total - value:+d})")
     out(f"# load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     out(f"# search: {results[0].algorithm if results else '-'}")
+    if args.json_out:
+        write_json_out(args.json_out, settings, args, [i + 1 for i in which],
+                       [boards[i] for i in which], results)
+        out(f"# {len(results)} boards' clicks written to {args.json_out}")
     if log:
         log.close()
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
