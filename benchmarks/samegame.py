@@ -19,7 +19,7 @@ finished by a run with the same settings: time limit, clock, seed, workers, rest
 continue share, tabu, left penalty, max playouts and the board file's content (its
 SHA-256; ``--jobs`` and ``--threads`` are not among them: like the machine's load, they
 change the searches' speed). Each reused board's clicks are replayed by the reference rules
-(``clickomania.rules.replay`` and ``score_sequence``) and its score, clearance and blocks
+(``clickomania.rules.replay_score``) and its score, clearance and blocks
 left checked before it is counted in the total; its line ends in "reused". A record that
 the replay does not confirm is refused (``error: <one sentence>`` on stderr, exit status
 2). Records of other settings are ignored, and a line that is not whole JSON (a run killed
@@ -246,7 +246,7 @@ import sys
 import time
 from pathlib import Path
 
-from clobbermania.clickomania.rules import Board, replay, score_sequence
+from clobbermania.clickomania.rules import Board, replay_score
 from clobbermania.clickomania.samegame import (
     CONTINUE_SHARE,
     LEFT_PENALTY,
@@ -258,7 +258,7 @@ from clobbermania.clickomania.samegame import (
     playout_scores,
     read_samegame_set,
 )
-from clobbermania.errors import IllegalMoveError, NotationError
+from clobbermania.errors import IllegalMoveError
 
 #: the key that marks a log line as a finished board's record
 RECORD_KEY = "samegame_board"
@@ -328,7 +328,7 @@ def read_log(path: str, settings: dict) -> tuple[dict[int, tuple[int, dict]], in
 
 def checked_record(board: Board, rec: dict, where: str) -> SameGameResult:
     """The result a log record stands for, once its clicks are replayed by the reference
-    rules (:func:`~clobbermania.clickomania.rules.replay`, ``score_sequence``);
+    rules (:func:`~clobbermania.clickomania.rules.replay_score`);
     :class:`RecordRefused` when the replay does not confirm its score, clearance or blocks
     left, a click is illegal, the board differs or a field is missing."""
     try:
@@ -348,9 +348,8 @@ def checked_record(board: Board, rec: dict, where: str) -> SameGameResult:
     if text != board.text():
         raise RecordRefused(f"{where} is of another board than the board file's; refused")
     try:
-        final = replay(board, moves)[-1]
-        score = score_sequence(board, moves)
-    except (IllegalMoveError, NotationError) as exc:
+        final, score = replay_score(board, moves)
+    except IllegalMoveError as exc:
         raise RecordRefused(f"{where} has clicks that the reference rules refuse ({exc}); "
                             "refused") from None
     if claimed != (score, final.is_cleared, final.n_blocks):

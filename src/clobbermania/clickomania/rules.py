@@ -441,6 +441,18 @@ def score_sequence(board: Board, moves: Iterable[Square | str]) -> int:
     >>> score_sequence(Board.from_string("1112"), ["a1"])
     1
     """
+    return replay_score(board, moves)[1]
+
+
+def replay_score(board: Board, moves: Iterable[Square | str]) -> tuple[Board, int]:
+    """The board after a click sequence and the sequence's SameGame score (as
+    :func:`score_sequence`), in one replay; raises IllegalMoveError naming the move number
+    of the first bad click (the check a claimed line gets before it is believed).
+
+    >>> final, score = replay_score(Board.from_string("1122"), ["a1", "a1"])
+    >>> final.is_cleared, score
+    (True, 1000)
+    """
     total = 0
     cur = board
     for i, m in enumerate(moves, start=1):
@@ -450,7 +462,7 @@ def score_sequence(board: Board, moves: Iterable[Square | str]) -> int:
         except (IllegalMoveError, NotationError) as exc:
             raise IllegalMoveError(f"move {i} is illegal: {exc}") from None
         total += group_score(n)
-    return total + (CLEAR_BONUS if cur.is_cleared else 0)
+    return cur, total + (CLEAR_BONUS if cur.is_cleared else 0)
 
 
 class Game:
@@ -588,6 +600,7 @@ def from_grid(grid: np.ndarray, height: int | None = None, width: int | None = N
 
 
 __all__ = ["Board", "Group", "Game", "Square", "replay", "iter_boards", "score_sequence",
-           "group_score", "to_grid", "from_grid", "read_boards", "read_board_file", "load_board",
+           "replay_score", "group_score", "to_grid", "from_grid", "read_boards",
+           "read_board_file", "load_board",
            "COLOR_CHARS", "CLEAR_BONUS", "MAX_COLORS", "MAX_BOARD_TEXT", "LOAD_MAX_CELLS",
            "check_cells"]

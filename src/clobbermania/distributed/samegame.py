@@ -11,8 +11,8 @@ of one machine); the best line of a board is kept by
 Search ``w`` of a board uses the ``w``-th left penalty of ``left_penalty``, cycling.
 
 Every answer, whether it comes from an actor or from the job store, is replayed by the
-reference rules (:func:`clobbermania.clickomania.rules.score_sequence` and
-:func:`~clobbermania.clickomania.rules.replay`) before it is stored or used: an
+reference rules (:func:`clobbermania.clickomania.rules.replay_score`) before it is
+stored or used: an
 illegal click, or a replayed score, clearance or block count other than the answer's,
 is refused with one sentence (:class:`SameGameAnswerRefused`).
 
@@ -42,7 +42,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..clickomania.rules import Board, check_cells, replay, score_sequence
+from ..clickomania.rules import Board, check_cells, replay_score
 from ..clickomania.samegame import (
     LEFT_PENALTY,
     MAX_CELLS,
@@ -171,9 +171,8 @@ refused
         raise SameGameAnswerRefused(f"{head} the answer of seed {stats[4]}; the answer was "
                                     "refused")
     try:
-        final = replay(board, moves)[-1]
-        score = score_sequence(board, moves)
-    except (IllegalMoveError, NotationError) as exc:
+        final, score = replay_score(board, moves)
+    except IllegalMoveError as exc:
         raise SameGameAnswerRefused(f"{head} moves that the reference rules refuse ({exc}); "
                                     "the answer was refused") from None
     if claimed[0] != score:
