@@ -207,3 +207,40 @@ def test_a_full_table_of_games_leaves_the_parts_on_the_board(monkeypatch):
     e = engine(p.board, 8)
     assert outcome_and_moves(e, p, BLACK) == plain
     assert (e.sums.arrays[2] == K.PART_PENDING).sum() > 0
+
+
+def test_moves_in_g_are_searched_with_their_reply_counts():
+    """_order with moves in G: a move in G leaves the opponent the board's moves plus its
+    moves in the value left; a board move leaves its board replies plus the opponent's
+    moves in -G. Held against the reference move generator and the value tables of a
+    4x4 search, on random boards with random values."""
+    rng = random.Random(77)
+    e = warm_engine(Position.checkerboard(4, 4), BLACK, 8)
+    vals = e.values
+    checked = 0
+    for _ in range(200):
+        p = random_position(rng, 4, 4, rng.random() * 0.5)
+        g = rng.randrange(len(vals.games))
+        me, opp = p.black, p.white
+        moves = p.moves(BLACK)
+        nb = len(moves)
+        kids = vals.glo[vals.gls[g]:vals.gls[g] + vals.glc[g]].tolist()
+        n = nb + len(kids)
+        if n == 0:
+            continue
+        src = np.array([m.src for m in moves] + [-1] * len(kids), np.int64)
+        dst = np.array([m.dst for m in moves] + kids, np.int64)
+        keys = np.zeros(n, np.int64)
+        order = np.zeros(n, np.int64)
+        extra = int(vals.glc[vals.gneg[g]])
+        imm = K._order(np.uint64(me), np.uint64(opp), e.nbr, src, dst, keys, order, nb, n,
+                       extra, vals.glc)
+        replies = [len(p.play(m).moves(WHITE)) + extra for m in moves]
+        replies += [nb + int(vals.glc[c]) for c in kids]
+        if imm >= 0:
+            assert replies[imm] == 0 and all(replies[:imm])
+            continue
+        assert list(keys[:n]) == replies
+        assert [replies[i] for i in order[:n]] == sorted(replies)
+        checked += 1
+    assert checked > 100
