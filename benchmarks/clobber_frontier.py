@@ -115,13 +115,18 @@ def mcgs_text(rows: int, cols: int) -> str:
 
 def run_mcgs(binary: str, rows: int, cols: int, first: str, limit: float
              ) -> tuple[str, float | None, float]:
-    """MCGS on one case via its test runner: (its verdict, its reported time in seconds
-    when it gives one, the child's CPU seconds)."""
+    """MCGS on one checkerboard via its test runner: (its verdict, its reported time in
+    seconds when it gives one, the child's CPU seconds)."""
+    return run_mcgs_text(binary, mcgs_text(rows, cols), first, limit)
+
+
+def run_mcgs_text(binary: str, board: str, first: str, limit: float
+                  ) -> tuple[str, float | None, float]:
+    """MCGS on one board in its notation (rows joined by ``|``), ``first`` to move."""
     with tempfile.TemporaryDirectory() as tmp:
         test = Path(tmp) / "case.test"
         want = "B win" if first == "black" else "W win"
-        test.write_text("{version 1.7}\n[clobber]\n" + mcgs_text(rows, cols)
-                        + "\n\t{" + want + "}\n")
+        test.write_text("{version 1.7}\n[clobber]\n" + board + "\n\t{" + want + "}\n")
         out = Path(tmp) / "out.csv"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([binary, "--run-tests", "--test-dir", tmp, "--out-file", str(out),
