@@ -148,3 +148,18 @@ def test_reproduce_statuses_and_exit_code(capsys, monkeypatch):
     assert code == 1 and "DIFF" in out and "INFO" in out and "FAIL" in out
     with pytest.raises(ValueError):
         Claim("x", 1, 1, True, status="maybe")
+
+
+def test_clobber_solve_winner_only_names_one_of_the_winning_moves(capsys):
+    board = "xoxoxox/oxoxoxo/xoxoxox"
+    full = run_json(capsys, "clobber", "solve", board, "--first", "black")
+    one = run_json(capsys, "clobber", "solve", board, "--first", "black", "--winner-only")
+    assert one["winner"] == full["winner"] == "black" and one["winner_only"] is True
+    assert len(one["winning_moves"]) == 1 and one["winning_moves"][0] in full["winning_moves"]
+    assert len(full["winning_moves"]) > 1 and one["nodes"] < full["nodes"]
+    lost = run_json(capsys, "clobber", "solve", "xoxoxo/oxoxox/xoxoxo", "--first", "black",
+                    "--winner-only")
+    assert lost["winner"] == "white" and lost["winning_moves"] == []
+    code, _, err = run(capsys, "clobber", "solve", "xoxo", "--first", "black",
+                       "--winner-only", "--distributed")
+    assert code == 2 and "--winner-only" in err and "Traceback" not in err

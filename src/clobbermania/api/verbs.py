@@ -240,17 +240,24 @@ def clobber_value(*, board: str, graph: str | None = None, time_limit: float | N
 
 
 def clobber_solve(*, board: str, first: str, graph: str | None = None,
-                  time_limit: float | None = None, web: bool = False) -> Answer:
+                  time_limit: float | None = None, winner_only: bool = False,
+                  web: bool = False) -> Answer:
     """``clobber solve``: who wins ``board`` under Clobber with ``first`` to move, and
-    every winning first move (clobber.search.solve_outcome).
+    every winning first move (clobber.search.solve_outcome); with ``winner_only``, the
+    winner and, when the player to move wins, the one winning move that proved it (the
+    other first moves are not searched; the JSON says ``"winner_only": true``).
 
     >>> clobber_solve(board="xoxo/oxox", first="white").obj["winner"]
     'white'
+    >>> clobber_solve(board="xoxo/oxox", first="black", winner_only=True).obj["winning_moves"]
+    ['a1-b1']
     """
     position = load_position(board, graph, web)
     check_time_limit(time_limit, web)
-    r = solve_outcome(position, color_from_name(first), time_limit=time_limit)
-    return Answer(r.to_dict(), r, position)
+    r = solve_outcome(position, color_from_name(first), time_limit=time_limit,
+                      all_moves=not winner_only)
+    obj = {**r.to_dict(), "winner_only": True} if winner_only else r.to_dict()
+    return Answer(obj, r, position)
 
 
 # --- CGT --------------------------------------------------------------------------------
@@ -500,8 +507,9 @@ ENDPOINTS: dict[str, Endpoint] = {ep.name: ep for ep in [
         "Clobber: the canonical value, outcome class and atomic weight"),
     _endpoint("clobber/solve", clobber_solve, {
         "board": Param(str, True), "first": Param(str, True), "graph": _GRAPH,
-        "time_limit": _TIME},
-        "Clobber: who wins with 'first' to move, and every winning first move"),
+        "time_limit": _TIME, "winner_only": Param(bool, default=False)},
+        "Clobber: who wins with 'first' to move, and every winning first move (with "
+        "'winner_only': the one that proved the win)"),
     _endpoint("cgt/value", cgt_value, {
         "expr": Param(str, True), "time_limit": Param(float, default=CGT_TIME_LIMIT)},
         "a game in CGSuite syntax: canonical form and invariants"),

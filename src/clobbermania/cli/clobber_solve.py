@@ -41,10 +41,13 @@ _FIRST = click.Choice(["black", "white"], case_sensitive=False)
 @click.option("--graph", "graph", metavar="SPEC", help=GRAPH_HELP)
 @click.option("--time-limit", type=float, metavar="S",
               help="Stop after S seconds (then winner may be null and exact is false).")
+@click.option("--winner-only", is_flag=True,
+              help="Stop at the first winning move found: the winner and that move (the "
+                   "outcome's proof) without searching every other first move.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @distributed_options
-def solve_cmd(board, first, graph, time_limit, as_json, distributed, address, store, cpus,
-              job_nodes) -> None:
+def solve_cmd(board, first, graph, time_limit, winner_only, as_json, distributed, address,
+              store, cpus, job_nodes) -> None:
     """Who wins BOARD with --first to move, and every winning first move.
 
     x (Black, Left) moves a black stone onto an adjacent white stone, removing it; o
@@ -56,23 +59,27 @@ def solve_cmd(board, first, graph, time_limit, as_json, distributed, address, st
       clobbermania clobber solve xoxo/oxox/xoxo --first black --json
       clobbermania clobber solve xoxox/oxoxo/xoxox/oxoxo --first white --time-limit 30
       clobbermania clobber solve xoxox/oxoxo/xoxox/oxoxo --first black --distributed --json
+      clobbermania clobber solve xoxoxoxoxox/oxoxoxoxoxo/xoxoxoxoxox --first black --winner-only
 
     With --distributed the search is split into jobs run on Ray (docs/distributed.md):
     the same answer, plus a "distributed" object (jobs run, jobs reused from the
     store, actors, store).
     """
     check_distributed(distributed, address, store, cpus, job_nodes)
+    if winner_only and distributed:
+        raise click.UsageError("--winner-only is not offered with --distributed, whose "
+                               "job-level search decides every first move")
     if distributed:
         _solve_distributed(board, first, graph, time_limit, as_json, address, store, cpus,
                            job_nodes)
         return
     answer = clobber_solve(board=board_text(board), first=first, graph=graph,
-                           time_limit=time_limit)
+                           time_limit=time_limit, winner_only=winner_only)
     r, position = answer.result, answer.position
     if as_json:
         emit_json(answer.obj)
         return
-    _show_solve(r, position, first)
+    _show_solve(r, position, first, winner_only)
 
 
 def _describe_jobs(label: str, info: dict) -> str:
@@ -102,7 +109,7 @@ def _solve_distributed(board, first, graph, time_limit, as_json, address, store,
     click.echo(distributed_line(obj))
 
 
-def _show_solve(r, position, first: str) -> None:
+def _show_solve(r, position, first: str, winner_only: bool = False) -> None:
     """The text answer of ``clobber solve``."""
     click.echo(text_drawing(position))
     if r.winner is None:
@@ -111,7 +118,10 @@ def _show_solve(r, position, first: str) -> None:
         who = "the player to move wins" if r.winner == first.lower() else \
             "the player to move loses"
         click.echo(f"{first} to move: {r.winner} wins ({who})")
-        if r.winning_moves:
+        if r.winning_moves and winner_only:
+            click.echo(f"winning move: {r.winning_moves[0]} (the other first moves were "
+                       "not searched)")
+        elif r.winning_moves:
             label = "winning moves" if r.exact else "winning moves found so far"
             click.echo(f"{label} ({len(r.winning_moves)}): {' '.join(r.winning_moves)}")
     click.echo(f"{r.proof}; seconds: {r.seconds:.3f}")

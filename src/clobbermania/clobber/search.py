@@ -111,8 +111,9 @@ class SolveResult:
     """The outcome of a Clobber position with ``first`` to move.
 
     ``winner`` is ``"black"``, ``"white"`` or None (unknown: the time or node limit ran
-    out). ``winning_moves`` lists every winning first move when ``exact``; when the limit
-    ran out after the winner was known, at least one. ``proof`` says how it was decided.
+    out). ``winning_moves`` lists every winning first move when ``exact`` (with
+    ``all_moves=False``: the one that proved the win); when the limit ran out after the
+    winner was known, at least one. ``proof`` says how it was decided.
     """
 
     winner: str | None
