@@ -206,16 +206,30 @@ def test_frontier_records_agree_with_mcgs_recorded_outcomes():
 
 
 def test_a_full_table_of_games_leaves_the_parts_on_the_board(monkeypatch):
-    """When cgt's table of canonical games is full, new sums and part values are declined
-    (no error) and the search still answers as the plain search does."""
-    from clobbermania.cgt import game as cg
+    """When cgt's table of canonical games is full, every new sum, and the part database's
+    values, are refused by cgt (UnsupportedError); the search declines them (no error)
+    and still answers as the plain search does. (cgt's table is shared by the whole test
+    session, so which sums are new depends on the tests before: the refusal is forced.)"""
+    from clobbermania.clobber.partdb import PartDatabase
+    from clobbermania.errors import UnsupportedError
+
+    def full(*args, **kwargs):
+        raise UnsupportedError("the table of canonical games is full (test)")
 
     p = Position.checkerboard(4, 5)
     plain = outcome_and_moves(engine(p.board, 0), p, BLACK)
-    monkeypatch.setattr(cg, "MAX_TABLE", cg.table_size() + 50)
+    # the database's values refused: the parts are valued one by one by values.py
+    monkeypatch.setattr(PartDatabase, "board_value_ids", full)
     e = engine(p.board, 8)
     assert outcome_and_moves(e, p, BLACK) == plain
-    assert (e.sums.arrays[2] == K.PART_PENDING).sum() > 0
+    assert e.parts.count > 0
+    # every sum refused too (values.py's own sums included): the parts stay on the board
+    monkeypatch.setattr(search._cg, "_add", full)
+    e = engine(p.board, 8)
+    assert outcome_and_moves(e, p, BLACK) == plain
+    pending = (e.parts.arrays[2] == K.PART_PENDING).sum() + \
+        (e.sums.arrays[2] == K.PART_PENDING).sum()
+    assert pending > 0
 
 
 def test_moves_in_g_are_searched_with_their_reply_counts():
