@@ -264,6 +264,17 @@ from clobbermania.errors import IllegalMoveError
 RECORD_KEY = "samegame_board"
 
 
+def shown_path(path: str) -> str:
+    """``path`` as a log shows it: relative to the repository when inside it, so that a
+    committed log names no machine's folders."""
+    p = Path(path).resolve()
+    root = Path(__file__).resolve().parents[1]
+    try:
+        return str(p.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
 class RecordRefused(Exception):
     """A log record that the reference rules do not confirm (one sentence)."""
 
@@ -366,7 +377,7 @@ def write_json_out(path: str, settings: dict, args: argparse.Namespace, numbers:
                    boards: list[Board], results: list[SameGameResult]) -> None:
     """Write the finished run (settings, total, each board's clicks) to ``path`` at once
     (a temporary file renamed)."""
-    data = {"benchmark": "SameGame", "file": args.file, "settings": settings,
+    data = {"benchmark": "SameGame", "file": shown_path(args.file), "settings": settings,
             "scoring": "(n-2)^2 a group of n, +1000 cleared, no end penalty",
             "total": sum(r.score for r in results),
             "cleared": sum(r.cleared for r in results),
@@ -498,7 +509,8 @@ def main(argv: list[str] | None = None) -> int:
     out(f"# SameGame benchmark {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
         f"UTC on {platform.machine()} ({os.cpu_count()} cores), Python "
         f"{platform.python_version()}")
-    out(f"# {args.file}: boards {[i + 1 for i in which]}; {args.time_limit:g} s a board "
+    out(f"# {shown_path(args.file)}: boards {[i + 1 for i in which]}; "
+        f"{args.time_limit:g} s a board "
         f"({args.clock} clock), {args.jobs} jobs, seed {args.seed}, {args.workers} "
         f"search(es) a board, {args.restarts} sub-search(es) a search"
         + (f" (the best continued for {args.continue_share:g} of the budget)"
