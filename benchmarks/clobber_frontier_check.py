@@ -19,6 +19,18 @@ method"): the first-player win of a checkerboard, taken apart and proved again.
 CPU seconds of this process (``time.process_time``; the machine is shared). ``--json FILE``
 appends one JSON line (the record kept in ``benchmarks/results/clobber_frontier.jsonl``).
 Exit status 1 when the second proof contradicts the first.
+
+A second-player win (``--refute-all``, e.g. 2x18) is checked the other way round: every
+first move of Black, one per class of moves that the board's symmetries map onto each
+other, is answered by the plain search (step 2 alone), which must find White's win after
+it. One JSON line per move class (``"check": "refutation"``, with White's winning reply);
+a run given the same ``--json`` file skips the classes already refuted, so the proof
+outlasts a sitting, and ``--shard I/K`` takes every K-th class from the I-th, so that K
+processes share the work. When every class is refuted a closing line
+(``"check": "second proof"``, ``"step2_winner": "white"``) sums them up.
+
+    .venv/bin/python benchmarks/clobber_frontier_check.py 2x18 --refute-all \
+        --limit 20000 --json benchmarks/results/clobber_frontier.jsonl --shard 0/2
 """
 
 from __future__ import annotations
@@ -33,7 +45,91 @@ from pathlib import Path
 from clobber_frontier import _CpuClock, run_mcgs_text
 
 from clobbermania.clobber import search
-from clobbermania.stones import BLACK, WHITE, Position
+from clobbermania.distributed.clobber_search import canonical_key
+from clobbermania.stones import BLACK, WHITE, Position, opponent
+
+
+def plain_solve(position: Position, to_move: int, limit: float):
+    """``solve_outcome`` with no part values, no database, no sums, no moves in G (the
+    plain bitboard search), a fresh table, the winning move only."""
+    search._LAST_ENGINE.clear()
+    old = search.PART_STONES
+    search.PART_STONES = 0
+    try:
+        return search.solve_outcome(position, to_move, time_limit=limit, all_moves=False)
+    finally:
+        search.PART_STONES = old
+
+
+def move_classes(p: Position, color: int) -> list[tuple[str, str, int]]:
+    """Every move of ``color`` on ``p`` up to the board's symmetries: (a move of the class,
+    the canonical key of the position after it, the class size), in move order."""
+    classes: dict[str, list] = {}
+    for m in p.moves(color):
+        key = canonical_key(p.play(m, color), opponent(color))
+        if key in classes:
+            classes[key][2] += 1
+        else:
+            classes[key] = [m.to_str(p.board), key, 1]
+    return [tuple(c) for c in classes.values()]
+
+
+def refute_all(a, rows: int, cols: int) -> int:
+    """Step 2 on the position after every class of Black's first moves (see the module)."""
+    p = Position.checkerboard(rows, cols)
+    board = f"{rows}x{cols}"
+    classes = move_classes(p, BLACK)
+    done: dict[str, dict] = {}
+    if a.json and a.json.exists():
+        for line in a.json.read_text().splitlines():
+            rec = json.loads(line)
+            if (rec.get("board") == board and rec.get("check") == "refutation"
+                    and rec.get("step2_winner") == "white"):
+                done[rec["key"]] = rec
+    shard, shards = (int(x) for x in a.shard.split("/"))
+    todo = [c for i, c in enumerate(classes) if i % shards == shard and c[1] not in done]
+    print(f"== refutation of every first move of {board}, Black first: {len(classes)} "
+          f"classes of {sum(c[2] for c in classes)} moves, {len(done)} refuted before, "
+          f"{len(todo)} for shard {a.shard}; {a.limit:g} s CPU a move, load "
+          f"{os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M')}", flush=True)
+    status = 0
+    for move, key, size in todo:
+        child = p.play(p.parse_move(move), BLACK)
+        c0 = time.process_time()
+        r = plain_solve(child, WHITE, a.limit)
+        t = time.process_time() - c0
+        reply = r.winning_moves[0] if r.winner == "white" and r.winning_moves else None
+        verdict = ({"white": f"White wins with {reply}: refuted", "black":
+                    "White loses: CONTRADICTS the first search"}.get(r.winner, "undecided"))
+        print(f"   {move} (x{size}): {verdict}, {t:.1f} s CPU, {r.nodes:,} nodes", flush=True)
+        if r.winner == "black":
+            status = 1
+        rec = {"board": board, "first": "black", "check": "refutation", "move": move,
+               "key": key, "class_size": size, "step2_winner": r.winner, "reply": reply,
+               "step2_cpu": round(t, 3), "step2_nodes": r.nodes, "step2_proof": r.proof,
+               "load": round(os.getloadavg()[0], 1), "date": time.strftime("%Y-%m-%d")}
+        if a.json:
+            with a.json.open("a") as f:
+                f.write(json.dumps(rec) + "\n")
+        if r.winner == "white":
+            done[key] = rec
+    if all(c[1] in done for c in classes) and a.json:
+        recs = [done[c[1]] for c in classes]
+        text = a.json.read_text()
+        if not any(json.loads(x).get("check") == "second proof" and
+                   json.loads(x).get("board") == board for x in text.splitlines()):
+            rec = {"board": board, "first": "black", "check": "second proof",
+                   "move": None, "classes": len(classes),
+                   "moves": sum(c[2] for c in classes), "step2_winner": "white",
+                   "step2_cpu": round(sum(r["step2_cpu"] for r in recs), 3),
+                   "step2_nodes": sum(r["step2_nodes"] for r in recs),
+                   "step2_proof": "every first move refuted by the plain search",
+                   "date": time.strftime("%Y-%m-%d")}
+            with a.json.open("a") as f:
+                f.write(json.dumps(rec) + "\n")
+            print(f"   every first move refuted: {board} Black first is a second-player "
+                  f"win, {rec['step2_cpu']:.1f} s CPU, {rec['step2_nodes']:,} nodes in all")
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,10 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("board", help="ROWSxCOLS, e.g. 3x11 (Black first must be a win)")
     ap.add_argument("--limit", type=float, default=3000.0, help="CPU seconds a step")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--refute-all", action="store_true",
+                    help="Black first is a second-player win: refute every first move")
+    ap.add_argument("--shard", default="0/1", help="I/K: every K-th move class from the I-th")
     a = ap.parse_args(argv)
     rows, cols = (int(x) for x in a.board.lower().split("x"))
     search.time = _CpuClock()
     search.solve_outcome(Position.from_string("xo"), "black")   # load the kernels
+    if a.refute_all:
+        return refute_all(a, rows, cols)
     p = Position.checkerboard(rows, cols)
     print(f"== second proof of {rows}x{cols}, Black first; {a.limit:g} s CPU a step, load "
           f"{os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M')}", flush=True)
@@ -58,15 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     child = p.play(p.parse_move(move), BLACK)
     print(f"   step 1 (big parts + G): Black wins with {move}, {t1:.1f} s CPU, "
           f"{first.nodes:,} nodes", flush=True)
-    search._LAST_ENGINE.clear()
-    old = search.PART_STONES
-    search.PART_STONES = 0
-    try:
-        c0 = time.process_time()
-        second = search.solve_outcome(child, WHITE, time_limit=a.limit, all_moves=False)
-        t2 = time.process_time() - c0
-    finally:
-        search.PART_STONES = old
+    c0 = time.process_time()
+    second = plain_solve(child, WHITE, a.limit)
+    t2 = time.process_time() - c0
     agree = second.winner == "black"
     verdict = ("White to move loses: confirmed" if agree else
                "undecided" if second.winner is None else "White wins: CONTRADICTS step 1")

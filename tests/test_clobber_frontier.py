@@ -187,22 +187,68 @@ def test_frontier_records_agree_with_mcgs_recorded_outcomes():
                     recorded[f"{p.board.rows}x{p.board.cols}"] = e.outcome
     assert {"4x7", "2x17", "3x10", "5x6"} <= set(recorded), recorded
     compared = set()
-    checked = set()
+    checked: dict[str, str] = {}
+    first_search: dict[str, str | None] = {}
     for line in FRONTIER_RESULTS.read_text().splitlines():
         rec = json.loads(line)
+        if rec.get("check") == "refutation":
+            # one first move of a second-player win, answered by the plain search
+            assert rec["step2_winner"] in ("white", None), rec
+            continue
         if rec.get("check") == "second proof":
             # benchmarks/clobber_frontier_check.py: Black's winning move, and the position
-            # after it a loss for White by the plain search (or undecided in its limit)
-            assert rec["step2_winner"] in ("black", None), rec
-            if rec["step2_winner"] == "black":
-                checked.add(rec["board"])
+            # after it a loss for White by the plain search (or undecided in its limit);
+            # or (a second-player win) every first move refuted by it
+            assert rec["step2_winner"] in ("black", "white", None), rec
+            if rec["step2_winner"] is not None:
+                checked[rec["board"]] = rec["step2_winner"]
             continue
+        first_search[rec["board"]] = rec["winner"]
         if rec["winner"] is None or rec["first"] != "black" or rec["board"] not in recorded:
             continue
         assert (rec["winner"] == "black") == (recorded[rec["board"]] == "win"), rec
         compared.add(rec["board"])
     assert {"4x7", "2x17", "3x10", "5x6"} <= compared, compared
-    assert {"3x11", "4x8"} <= checked
+    assert {"3x11", "4x8"} <= set(checked)
+    for board, winner in checked.items():      # the second proof agrees with the first
+        assert first_search.get(board) in (winner, None), board
+
+
+def test_refuting_every_first_move_checks_a_second_player_win(tmp_path, monkeypatch):
+    """benchmarks/clobber_frontier_check.py --refute-all on 3x6 (Black first loses): one
+    record a class of Black's first moves up to symmetry, in two shards; each record's
+    reply is White's win, by a search with part values; the closing record comes once all
+    classes are in, and a second run finds nothing left to do."""
+    import json
+
+    monkeypatch.syspath_prepend(str(FRONTIER_RESULTS.parents[1]))
+    monkeypatch.setattr(search, "time", search.time)      # the script sets a CPU clock
+    import clobber_frontier_check as check
+
+    out = tmp_path / "r.jsonl"
+    p = Position.checkerboard(3, 6)
+    assert search.solve_outcome(p, BLACK).winner == "white"
+
+    def run(shard):
+        assert check.main(["3x6", "--refute-all", "--limit", "60", "--json", str(out),
+                           "--shard", shard]) == 0
+        return [json.loads(x) for x in out.read_text().splitlines()]
+
+    recs = run("0/2")
+    assert all(r["check"] == "refutation" for r in recs)
+    recs = run("1/2")
+    closing = [r for r in recs if r["check"] == "second proof"]
+    refutations = [r for r in recs if r["check"] == "refutation"]
+    children = {min(p.play(m, BLACK).swap_colors().transform(t).text()
+                    for t in p.board.symmetries()) for m in p.moves(BLACK)}
+    assert len(refutations) == len(children) == closing[0]["classes"]
+    assert closing[0]["moves"] == len(p.moves(BLACK)) == 27
+    assert closing[0]["step2_winner"] == "white"
+    for r in refutations:
+        after = p.play(p.parse_move(r["move"]), BLACK)
+        reply = after.play(after.parse_move(r["reply"]), WHITE)
+        assert search.solve_outcome(reply, BLACK, all_moves=False).winner == "white"
+    assert run("0/1") == recs                   # resumed: nothing left, no second closing
 
 
 def test_a_full_table_of_games_leaves_the_parts_on_the_board(monkeypatch):
