@@ -16,7 +16,6 @@ from data_paths import FRONTIER_RESULTS, MCGS_FRONTIER
 
 from clobbermania.clobber import _search_kernels as K
 from clobbermania.clobber import search
-from clobbermania.clobber.mcgs import parse_test_file
 from clobbermania.clobber.values import clobber_value
 from clobbermania.stones import BLACK, WHITE, Position
 
@@ -171,20 +170,18 @@ def test_parts_valued_between_kernel_calls_agree_on_4x5():
     assert e.parts.count > 1000 and e.sums.count > 100
 
 
-def test_frontier_records_agree_with_mcgs_recorded_outcomes():
+def test_frontier_records_agree_with_mcgs_recorded_outcomes(monkeypatch):
     """Every decided case of our frontier records (benchmarks/results) with Black first
     agrees with the outcome MCGS records in its hard and very hard test files (2x15,
     2x16, 2x17, 3x10, 4x7, 5x6 checkerboards, solved by MCGS in hours)."""
     import json
 
-    recorded = {}
-    for f in sorted(MCGS_FRONTIER.glob("*.test")):
-        for case in parse_test_file(f):
-            p = case.games[0].position()
-            for e in case.expectations:
-                if e.outcome and len(case.games) == 1 and \
-                        p == Position.checkerboard(p.board.rows, p.board.cols):
-                    recorded[f"{p.board.rows}x{p.board.cols}"] = e.outcome
+    monkeypatch.syspath_prepend(str(FRONTIER_RESULTS.parents[1]))
+    import clobber_frontier
+
+    assert clobber_frontier.MCGS_FILES.resolve() == MCGS_FRONTIER.resolve()
+    recorded = {f"{r}x{c}": outcome
+                for (r, c), outcome in clobber_frontier.mcgs_recorded_outcomes().items()}
     assert {"4x7", "2x17", "3x10", "5x6"} <= set(recorded), recorded
     compared = set()
     checked: dict[str, str] = {}
