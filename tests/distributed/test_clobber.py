@@ -30,7 +30,7 @@ from clobbermania.distributed.clobber_search import (
     solve_outcome_distributed,
 )
 from clobbermania.distributed.store import JobStore
-from clobbermania.stones import BLACK, WHITE, Position
+from clobbermania.stones import BLACK, WHITE, Position, opponent
 
 JOB = "clobber_search.run_outcome_job"
 BOARD_4X5 = "xoxox/oxoxo/xoxox/oxoxo"
@@ -84,6 +84,66 @@ def test_resuming_on_a_store_runs_no_job_again(tmp_path):
     # "jobs": every job the answer rests on; "jobs_reused": those read from the store
     assert first["distributed"]["jobs"] == rows > 1 and first["distributed"]["jobs_reused"] == 0
     assert again["distributed"]["jobs"] == again["distributed"]["jobs_reused"] > 0
+
+
+@pytest.mark.parametrize("board,first", [("xoxox/oxoxo/xoxox", "black"),
+                                         ("xoxoxo/oxoxox/xoxoxo", "black"),
+                                         ("xoxo/oxox/xoxo/oxox", "white")])
+def test_winner_only_stops_at_a_proved_winning_move(tmp_path, board, first):
+    """Without Ray: with ``winner_only`` the job-level search gives the single-process
+    winner; a first-player win names winning moves only (each among the single-process
+    ones, each proved again here by replaying it), in no more jobs than the full search;
+    a second-player win (3x6) refutes every first move, as the full search does. The
+    store it fills answers the full search too."""
+    position = Position.from_string(board)
+    expected = solve_outcome(position, first)
+    with JobStore.open(tmp_path / "jobs.sqlite") as store:
+        one = solve_outcome_distributed(position, first, cluster=None, store=store,
+                                        job_nodes=2000, winner_only=True)
+        full = solve_outcome_distributed(position, first, cluster=None, job_nodes=2000)
+        resumed = solve_outcome_distributed(position, first, cluster=None, store=store,
+                                            job_nodes=2000)
+    assert one["exact"] is True and one["winner_only"] is True
+    assert one["winner"] == full["winner"] == expected.winner
+    same_answer(full, expected)
+    same_answer(resumed, expected)
+    assert "winner_only" not in full
+    assert set(one["winning_moves"]) <= set(expected.winning_moves)
+    color = BLACK if first == "black" else WHITE
+    for mv in one["winning_moves"]:
+        after = position.play(position.parse_move(mv), color)
+        assert solve_outcome(after, opponent(color)).winner == first
+    if expected.winner == first:
+        assert one["winning_moves"] and one["distributed"]["jobs"] <= full["distributed"]["jobs"]
+    else:
+        assert one["winning_moves"] == []
+
+
+def test_the_cli_gives_winner_only_with_distributed(capsys, monkeypatch, tmp_path):
+    """``clobber solve --distributed --winner-only`` (its jobs in this process: the Ray
+    cluster is replaced by none): one JSON object with ``"winner_only": true`` and moves
+    that win, or the text answer naming a winning move and the jobs."""
+    import contextlib
+
+    from clobbermania.distributed import cluster as cluster_mod
+
+    monkeypatch.setattr(cluster_mod, "require_ray", lambda: None)
+    monkeypatch.setattr(cluster_mod, "cluster",
+                        lambda address, cpus: contextlib.nullcontext(None))
+    board = "xoxox/oxoxo/xoxox"
+    args = ("clobber", "solve", board, "--first", "black", "--distributed", "--store",
+            str(tmp_path / "jobs.sqlite"), "--job-nodes", "2000", "--winner-only")
+    code, out, err = run_cli(capsys, *args, "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    expected = single(board, "black")
+    assert obj["winner"] == "black" and obj["winner_only"] is True and obj["exact"] is True
+    assert obj["winning_moves"] and set(obj["winning_moves"]) <= set(expected.winning_moves)
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    assert f"winning move: {obj['winning_moves'][0]} (the other first moves were not " \
+           "searched)" in out
+    assert "reused from the store" in out
 
 
 def breadth_first_select(self):

@@ -66,12 +66,9 @@ def solve_cmd(board, first, graph, time_limit, winner_only, as_json, distributed
     store, actors, store).
     """
     check_distributed(distributed, address, store, cpus, job_nodes)
-    if winner_only and distributed:
-        raise click.UsageError("--winner-only is not offered with --distributed, whose "
-                               "job-level search decides every first move")
     if distributed:
         _solve_distributed(board, first, graph, time_limit, as_json, address, store, cpus,
-                           job_nodes)
+                           job_nodes, winner_only)
         return
     answer = clobber_solve(board=board_text(board), first=first, graph=graph,
                            time_limit=time_limit, winner_only=winner_only)
@@ -90,7 +87,7 @@ def _describe_jobs(label: str, info: dict) -> str:
 
 
 def _solve_distributed(board, first, graph, time_limit, as_json, address, store, cpus,
-                       job_nodes) -> None:
+                       job_nodes, winner_only: bool = False) -> None:
     """``clobber solve --distributed``: distributed.clobber_search on a Ray cluster."""
     from ..clobber.search import SolveResult
     from ..distributed.clobber_search import solve_outcome_distributed
@@ -99,13 +96,14 @@ def _solve_distributed(board, first, graph, time_limit, as_json, address, store,
     obj = run_distributed(
         "clobber solve", _describe_jobs, store, address, cpus, job_nodes,
         lambda **kw: solve_outcome_distributed(position, first.lower(),
-                                               time_limit=time_limit, **kw))
+                                               time_limit=time_limit,
+                                               winner_only=winner_only, **kw))
     if as_json:
         emit_json(obj)
         return
     r = SolveResult(obj["winner"], obj["first"], tuple(obj["winning_moves"]), obj["exact"],
                     obj["nodes"], obj["seconds"], obj["proof"], obj["board"])
-    _show_solve(r, position, first)
+    _show_solve(r, position, first, winner_only)
     click.echo(distributed_line(obj))
 
 

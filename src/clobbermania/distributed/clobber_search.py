@@ -7,7 +7,9 @@ A *job* is one position with a side to move, solved on an actor by
 after each move), and the answers are backed up at the driver as in an AND/OR tree: a
 position is won for the player to move when some child is lost for the opponent, and lost
 when every child is won for the opponent (no move: lost). The first moves of the root are
-all jobs, so that every winning first move is known, as ``solve_outcome`` lists them.
+all jobs, so that every winning first move is known, as ``solve_outcome`` lists them
+(with ``winner_only``, the root is an OR node as any other: the search stops at the
+first winning move proved, or when every first move is refuted).
 
 The driver chooses the next job by a proof-number search over the tree (L. V. Allis,
 M. van der Meulen, H. J. van den Herik, "Proof-number search", Artificial Intelligence
@@ -125,8 +127,9 @@ class _Node:
 
 class _Search:
     def __init__(self, cluster, store, job_nodes: int, deadline: float | None,
-                 progress: Callable[[dict], None] | None) -> None:
+                 progress: Callable[[dict], None] | None, winner_only: bool = False) -> None:
         self.cluster = cluster
+        self.winner_only = winner_only
         self.store = store
         self.budget = job_nodes
         self.deadline = deadline
@@ -248,7 +251,12 @@ class _Search:
         firsts = [c for c in self.root.children if c.status is None and c.avail]
         if not firsts:
             return None
-        n = first = min(firsts, key=lambda c: (self.busy.get(id(c), 0), min(c.pn, c.dn)))
+        if self.winner_only:   # one winning move will do: the likeliest to be lost for
+            # the opponent first (least dn), spread over first moves when several run
+            n = first = min(firsts, key=lambda c: (self.busy.get(id(c), 0), c.dn, c.pn))
+        else:
+            n = first = min(firsts, key=lambda c: (self.busy.get(id(c), 0),
+                                                   min(c.pn, c.dn)))
         while n.children is not None:
             n = min((c for c in n.children if c.status is None and c.avail),
                     key=lambda c: (c.dn, c.pn))
@@ -288,7 +296,9 @@ class _Search:
             self.update(n)
 
     def done(self) -> bool:
-        return all(c.status is not None for c in self.root.children)
+        """Every first move decided; with ``winner_only``, or one of them winning."""
+        return (all(c.status is not None for c in self.root.children)
+                or (self.winner_only and any(c.status == LOSS for c in self.root.children)))
 
     def out_of_time(self) -> bool:
         return interrupted() or (self.deadline is not None
@@ -353,7 +363,8 @@ class _Search:
 
 def solve_outcome_distributed(position: Position, first: int | str, *, cluster, store=None,
                               job_nodes: int = 200_000, time_limit: float | None = None,
-                              progress: Callable[[dict], None] | None = None) -> dict:
+                              progress: Callable[[dict], None] | None = None,
+                              winner_only: bool = False) -> dict:
     """Who wins ``position`` with ``first`` to move, and every winning first move, by a
     job-level proof search on ``cluster`` (:func:`.cluster.cluster`; None: the jobs run
     one by one in this process), reusing and filling
@@ -367,6 +378,10 @@ def solve_outcome_distributed(position: Position, first: int | str, *, cluster, 
     ``exact`` is false, ``winner`` null unless a winning first move was proved.
     ``progress(info)`` is called after every job (jobs: run and reused so far, reused,
     running, queued, nodes, seconds, nodes_per_second, decided, first_moves, won).
+    With ``winner_only`` the search stops at the first winning first move it proves
+    (``winning_moves`` lists the winning moves proved by then, ``"winner_only": true``),
+    as ``clobber solve --winner-only`` does without Ray: the outcome's proof, without
+    deciding every other first move.
 
     >>> from clobbermania.distributed.cluster import cluster
     >>> with cluster(cpus=1) as c:                                    # doctest: +SKIP
@@ -384,7 +399,7 @@ def solve_outcome_distributed(position: Position, first: int | str, *, cluster, 
         raise UnsupportedError(f"a job needs a node budget of at least 1, not {job_nodes}")
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    search = _Search(cluster, store, job_nodes, deadline, progress)
+    search = _Search(cluster, store, job_nodes, deadline, progress, winner_only)
     exact = search.run(position, color)
     root = search.root
     moves = position.moves(color)
@@ -402,9 +417,12 @@ def solve_outcome_distributed(position: Position, first: int | str, *, cluster, 
     how = (f"job-level proof search, {search.jobs:,} jobs run and {search.reused:,} "
            f"reused on {actors} actors, {search.searched:,} nodes")
     proof = how if exact else f"time limit reached in a {how}"
-    return {"winner": winner, "first": COLOR_NAMES[color], "winning_moves": list(winning),
-            "exact": exact, "nodes": search.searched, "seconds": round(seconds, 6),
-            "proof": proof, "board": position.text(),
-            "distributed": {"jobs": search.jobs + search.reused, "jobs_reused": search.reused,
-                            "actors": actors,
-                            "store": None if store is None else str(store.path)}}
+    out = {"winner": winner, "first": COLOR_NAMES[color], "winning_moves": list(winning),
+           "exact": exact, "nodes": search.searched, "seconds": round(seconds, 6),
+           "proof": proof, "board": position.text()}
+    if winner_only:
+        out["winner_only"] = True
+    out["distributed"] = {"jobs": search.jobs + search.reused, "jobs_reused": search.reused,
+                          "actors": actors,
+                          "store": None if store is None else str(store.path)}
+    return out
