@@ -392,3 +392,25 @@ def test_the_local_ray_listens_on_the_loopback_interface_only(ray_cluster):
     for line in mine:
         local = line.split()[3]
         assert local.rsplit(":", 1)[0] in ("127.0.0.1", "[::ffff:127.0.0.1]"), line
+
+
+def test_the_proof_size_of_a_store(tmp_path, monkeypatch):
+    """benchmarks/clobber_frontier_jobs.py reads a finished run back from its store: every
+    job once, first moves at depth 1 and the jobs they were split into below, the nodes of
+    the answer (jobs too small for their positions, so that some are split)."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import clobber_frontier_jobs
+
+    position = Position.from_string(BOARD_4X5)
+    with JobStore.open(tmp_path / "jobs.sqlite") as store:
+        r = solve_outcome_distributed(position, "white", cluster=None, store=store,
+                                      job_nodes=5000)
+        size = clobber_frontier_jobs.proof_size(store)
+        assert size["jobs"] == store.count(KIND) == r["distributed"]["jobs"]
+    assert size["nodes"] == r["nodes"]
+    assert sum(size["jobs_by_depth"].values()) == size["jobs"]
+    assert size["jobs_by_depth"]["1"] == len({canonical_key(position.play(m, WHITE), BLACK)
+                                              for m in position.moves(WHITE)})
+    assert len(size["jobs_by_depth"]) > 1 and size["outcomes"]["undecided, split"] > 0
