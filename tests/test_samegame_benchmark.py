@@ -163,3 +163,22 @@ def test_resume_needs_a_log(capsys):
         X.main([*FAST, "--resume"])
     assert exc.value.code == 2
     assert "--resume needs --log" in capsys.readouterr().err
+
+
+def test_the_committed_repeat_with_seeds_2_and_3_replays():
+    """benchmarks/results/samegame-seeds-2-3.json (issue 28's repeat of the standard-set
+    run with other seeds): each board of the standard set in order, its clicks replayed
+    by the reference rules to its recorded score and a cleared board, and the total."""
+    from clobbermania.clickomania.rules import Board, replay_score
+
+    path = _PATH.parent / "results" / "samegame-seeds-2-3.json"
+    run = json.loads(path.read_text())
+    boards = read_samegame_set()
+    assert [b["samegame_board"] for b in run["boards"]] == list(range(1, 21))
+    total = 0
+    for rec, board in zip(run["boards"], boards, strict=True):
+        assert Board.from_string(rec["board"]) == board
+        final, score = replay_score(board, rec["moves"])
+        assert score == rec["score"] and final.is_cleared == rec["cleared"]
+        total += score
+    assert total == run["total"] == 77_882 and run["cleared"] == 20
