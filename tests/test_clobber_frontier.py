@@ -319,3 +319,31 @@ def test_moves_in_g_are_searched_with_their_reply_counts():
         assert [replies[i] for i in order[:n]] == sorted(replies)
         checked += 1
     assert checked > 100
+
+
+def test_the_2x18_proof_in_the_committed_job_store(tmp_path):
+    """benchmarks/results/2x18-jobs.sqlite, the job store of the run that proved the 2x18
+    checkerboard a second-player win (Black first) by the job-level search: the driver,
+    run again on a copy, decides the root from the stored answers alone (no job runs);
+    every answer the independent pass (the plain search of
+    benchmarks/clobber_frontier_check.py --refute-all) has given so far agrees with the
+    store's answer for the same position."""
+    import json
+    import shutil
+
+    from clobbermania.distributed.clobber_search import KIND, solve_outcome_distributed
+    from clobbermania.distributed.store import JobStore
+
+    copy = tmp_path / "2x18.sqlite"
+    shutil.copy(FRONTIER_RESULTS.parent / "2x18-jobs.sqlite", copy)
+    with JobStore.open(copy) as store:
+        r = solve_outcome_distributed(Position.checkerboard(2, 18), "black", cluster=None,
+                                      store=store, job_nodes=1)
+        assert (r["winner"], r["exact"]) == ("white", True)
+        assert r["distributed"]["jobs"] == r["distributed"]["jobs_reused"] == \
+            store.count(KIND) == 100
+        for line in FRONTIER_RESULTS.read_text().splitlines():
+            rec = json.loads(line)
+            if rec["board"] == "2x18" and rec.get("check") == "refutation" and \
+                    rec["step2_winner"] is not None:
+                assert store.get(KIND, rec["key"])["outcome"] == "win", rec
