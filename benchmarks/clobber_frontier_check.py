@@ -132,6 +132,30 @@ def refute_all(a, rows: int, cols: int) -> int:
     return status
 
 
+def compare(boards: list[tuple[int, int]], limit: float) -> int:
+    """The plain search against the search with part values, board by board (see the
+    module); stops after the first board the plain search does not decide."""
+    for rows, cols in boards:
+        p = Position.checkerboard(rows, cols)
+        c0 = time.process_time()
+        plain = plain_solve(p, BLACK, limit)
+        t_plain = time.process_time() - c0
+        search._LAST_ENGINE.clear()
+        c0 = time.process_time()
+        valued = search.solve_outcome(p, BLACK, time_limit=limit, all_moves=False)
+        t_valued = time.process_time() - c0
+        print(f"{rows}x{cols}: plain search {plain.winner or 'undecided'} {t_plain:.1f} s "
+              f"{plain.nodes:,} nodes | with part values {valued.winner or 'undecided'} "
+              f"{t_valued:.1f} s {valued.nodes:,} nodes", flush=True)
+        if plain.winner is not None and valued.winner is not None and \
+                plain.winner != valued.winner:
+            print("   the two searches DISAGREE")
+            return 1
+        if plain.winner is None:
+            break
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("board", help="ROWSxCOLS, e.g. 3x11 (Black first must be a win)")
@@ -140,10 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refute-all", action="store_true",
                     help="Black first is a second-player win: refute every first move")
     ap.add_argument("--shard", default="0/1", help="I/K: every K-th move class from the I-th")
+    ap.add_argument("--compare", action="store_true",
+                    help="BOARD is a list (2x12,2x13): plain search against part values")
     a = ap.parse_args(argv)
-    rows, cols = (int(x) for x in a.board.lower().split("x"))
     search.time = _CpuClock()
     search.solve_outcome(Position.from_string("xo"), "black")   # load the kernels
+    if a.compare:
+        return compare([tuple(int(x) for x in b.lower().split("x"))
+                        for b in a.board.split(",")], a.limit)
+    rows, cols = (int(x) for x in a.board.lower().split("x"))
     if a.refute_all:
         return refute_all(a, rows, cols)
     p = Position.checkerboard(rows, cols)
