@@ -115,9 +115,9 @@ def refute_all(a, rows: int, cols: int) -> int:
             done[key] = rec
     if all(c[1] in done for c in classes) and a.json:
         recs = [done[c[1]] for c in classes]
-        text = a.json.read_text()
-        if not any(json.loads(x).get("check") == "second proof" and
-                   json.loads(x).get("board") == board for x in text.splitlines()):
+        closed = any(r.get("check") == "second proof" and r.get("board") == board
+                     for r in map(json.loads, a.json.read_text().splitlines()))
+        if not closed:
             rec = {"board": board, "first": "black", "check": "second proof",
                    "move": None, "classes": len(classes),
                    "moves": sum(c[2] for c in classes), "step2_winner": "white",

@@ -244,15 +244,15 @@ class _Search:
     def select(self) -> _Node | None:
         """The most-proving position with no job yet: at the root, the undecided first
         move with the fewest jobs in flight below it, then the least min(pn, dn) (every
-        first move must be decided); below, the child with the least dn (the cheapest to
+        first move must be decided; with ``winner_only``, the least dn: one winning move
+        will do); below, the child with the least dn (the cheapest to
         prove the parent's mover a winner: Allis' most-proving node in negamax form),
         among those where a job can start. Positions whose jobs are in flight are set
         aside, so the next call gives the next most-proving one."""
         firsts = [c for c in self.root.children if c.status is None and c.avail]
         if not firsts:
             return None
-        if self.winner_only:   # one winning move will do: the likeliest to be lost for
-            # the opponent first (least dn), spread over first moves when several run
+        if self.winner_only:
             n = first = min(firsts, key=lambda c: (self.busy.get(id(c), 0), c.dn, c.pn))
         else:
             n = first = min(firsts, key=lambda c: (self.busy.get(id(c), 0),
